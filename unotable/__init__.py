@@ -1,0 +1,1 @@
+"""unotable: a terminal card table for UNO, UNO Minecraft, UNO Hearts and Wild Twist Hearts."""

@@ -1,0 +1,5 @@
+import sys
+
+from unotable.cli import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""The Textual app: lobby, table, scoreboard and help."""

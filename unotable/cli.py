@@ -1,0 +1,62 @@
+"""Command line: ``unotable`` opens the table; subcommands run headless tools.
+
+Each subcommand lives in its own module with ``configure(parser)`` and ``run(args)``;
+modules are imported only when their command runs, so start-up stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from importlib import import_module
+from typing import NoReturn
+
+# subcommand -> (module, one-line help)
+SUBCOMMANDS = {
+    "sim": ("unotable.sim", "play complete matches headless and print a summary"),
+    "replay": ("unotable.replay", "step through a saved match"),
+    "serve": ("unotable.serve", "host the table over SSH or in a browser"),
+}
+APP_MODULE = "unotable.app.launch"
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors and exit status 2, never a traceback."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="unotable", description="A terminal card table for UNO and Hearts.")
+    parser.add_argument("--version", action="version", version=_version())
+    import_module(APP_MODULE).configure(parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    for name, (module, help_text) in SUBCOMMANDS.items():
+        sub_parser = sub.add_parser(name, help=help_text, description=help_text)
+        import_module(module).configure(sub_parser)
+    return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"unotable {version('unotable')}"
+    except PackageNotFoundError:
+        return "unotable (not installed)"
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    module = SUBCOMMANDS[args.command][0] if args.command else APP_MODULE
+    try:
+        return int(import_module(module).run(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

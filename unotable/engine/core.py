@@ -1,0 +1,385 @@
+"""The public API every game shares: actions, events, views, options, matches.
+
+A game is a :class:`GameSpec`; ``spec.new_match(players, options, seed)`` starts a
+:class:`Match`. A match knows which seats may act now (``actors()``), each seat's
+legal actions, applies an action for a seat (returning the :class:`Event` values it
+caused) and gives each seat a :class:`View` holding only what that seat may know.
+
+Cards are small immutable, interned values owned by each game (``str(card)`` is its
+notation). Actions are one immutable class for all games, with one notation:
+
+=====================  ==========================================================
+``R7`` / ``QS``        play that card
+``W>G`` / ``WD7>H``    play a card and declare a colour, suit or ``HIGH``/``LOW``
+``R7!``                play and call UNO in the same breath
+``draw`` ``keep``      draw one card; keep the card just drawn
+``pass``               pass (only when nothing can be drawn, UNO §3.8)
+``challenge`` ``accept``  answer a Wild Draw Four
+``uno``                late UNO call by the exposed seat
+``catch:2``            catch exposed seat 2
+``color:G``            declare the colour of a Wild turned up as first discard
+``direction:left``     the taker's pass-hand direction (``left`` or ``right``)
+``give:H3,Y13,P8``     the three cards passed (UNO Hearts option)
+``moon:self``          shoot-the-moon choice (``self`` or ``others``)
+``decline``            decline opening with the Wild Club (Wild Twist Hearts)
+=====================  ==========================================================
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from .errors import IllegalAction, NotationError, OptionError
+
+Card = Any  # each game has its own interned card class; str(card) is its notation
+
+EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+# Action kinds that carry no argument; their notation is the kind itself.
+BARE_KINDS = frozenset({"draw", "keep", "pass", "challenge", "accept", "uno", "decline"})
+# Action kinds written ``kind:choice``.
+CHOICE_KINDS = frozenset({"color", "direction", "moon"})
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One thing a seat does. Immutable, hashable, printable as notation."""
+
+    kind: str
+    card: Card = None
+    choice: str | None = None
+    target: int | None = None
+    cards: tuple[Card, ...] = ()
+    uno: bool = False
+
+    def __str__(self) -> str:
+        kind = self.kind
+        if kind == "play":
+            text = str(self.card)
+            if self.choice is not None:
+                text += ">" + self.choice
+            return text + "!" if self.uno else text
+        if kind in BARE_KINDS:
+            return kind
+        if kind == "catch":
+            return f"catch:{self.target}"
+        if kind == "give":
+            return "give:" + ",".join(str(c) for c in self.cards)
+        return f"{kind}:{self.choice}"
+
+    def __repr__(self) -> str:
+        return f"Action({str(self)!r})"
+
+
+def parse_action(
+    text: str,
+    card_from_text: Callable[[str], Card],
+    choices: Mapping[str, Iterable[str]] = EMPTY,
+) -> Action:
+    """Parse action notation, using the game's card parser and its allowed choices.
+
+    ``choices`` maps ``"play"`` (the declarations after ``>``) and each kind in
+    CHOICE_KINDS to the words allowed for it. Raises NotationError on anything else.
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"action notation must be text, not {type(text).__name__}")
+    raw = text.strip()
+    if not raw:
+        raise NotationError("empty action")
+    lowered = raw.lower()
+    if lowered in BARE_KINDS:
+        return Action(lowered)
+    head, sep, rest = raw.partition(":")
+    head_l = head.strip().lower()
+    if sep:
+        rest = rest.strip()
+        if head_l == "catch":
+            if not rest.isdigit() or not rest.isascii():
+                raise NotationError(f"catch needs a seat number, as in catch:2 (got {raw!r})")
+            return Action("catch", target=int(rest))
+        if head_l == "give":
+            parts = [p.strip() for p in rest.split(",")]
+            if not rest or any(not p for p in parts):
+                raise NotationError(f"give needs cards separated by commas (got {raw!r})")
+            return Action("give", cards=tuple(card_from_text(p) for p in parts))
+        if head_l in CHOICE_KINDS:
+            return Action(head_l, choice=_choice(head_l, rest, choices, raw))
+        raise NotationError(f"unknown action {raw!r}")
+    uno = raw.endswith("!")
+    if uno:
+        raw = raw[:-1].rstrip()
+    card_text, gt, declared = raw.partition(">")
+    card = card_from_text(card_text.strip())
+    choice = _choice("play", declared.strip(), choices, text) if gt else None
+    return Action("play", card=card, choice=choice, uno=uno)
+
+
+def _choice(kind: str, word: str, choices: Mapping[str, Iterable[str]], raw: str) -> str:
+    allowed = tuple(choices.get(kind, ()))
+    for option in allowed:
+        if word.upper() == option.upper():
+            return option
+    if not allowed:
+        raise NotationError(f"this game has no {kind!r} choice (got {raw!r})")
+    raise NotationError(f"{word!r} is not one of {', '.join(allowed)} (in {raw!r})")
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, for logs and screens.
+
+    ``cards`` may be secret: when ``private_to`` is set, only those seats see them and
+    everyone else gets the event with ``cards`` emptied (``count`` still says how many).
+    """
+
+    kind: str
+    seat: int | None = None
+    cards: tuple[Card, ...] = ()
+    count: int = 0
+    data: Mapping[str, Any] = EMPTY
+    private_to: frozenset[int] | None = None
+
+    def seen_by(self, seat: int | None) -> Event:
+        """This event as ``seat`` may see it (``None``: a spectator who sees no secrets)."""
+        if self.private_to is None or (seat is not None and seat in self.private_to):
+            return self
+        return replace(self, cards=())
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one seat may know. Games subclass it with their public table state."""
+
+    game: str
+    seat: int
+    players: int
+    phase: str  # "play", a game's own sub-phase ("pass", "choose", ...), or "over"
+    current: int | None  # whose turn it is; None while several seats act at once
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    dealer: int
+    scores: tuple[int, ...]  # match totals so far
+    hand_number: int  # 1-based
+    legal: tuple[Action, ...]  # what this seat may do right now
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """The outcome of one hand (UNO round, Hearts hand or Wild Twist game)."""
+
+    number: int
+    points: tuple[int, ...]  # points each seat scored in this hand, after adjustments
+    totals: tuple[int, ...]  # match totals after this hand
+    notes: Mapping[str, Any] = EMPTY  # e.g. {"winner": 2}, {"moon": 1, "moon_choice": "self"}
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One table option of a game, as the lobby shows it."""
+
+    name: str
+    label: str
+    kind: str  # "bool", "int" or "choice"
+    default: Any
+    help: str
+    choices: tuple[Any, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def check(self, value: Any) -> Any:
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            raise OptionError(f"option {self.name} must be true or false, not {value!r}")
+        if self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise OptionError(f"option {self.name} must be a whole number, not {value!r}")
+            lo, hi = self.minimum, self.maximum
+            if (lo is not None and value < lo) or (hi is not None and value > hi):
+                raise OptionError(f"option {self.name} must be between {lo} and {hi}")
+            return value
+        if value not in self.choices:
+            allowed = ", ".join(map(str, self.choices))
+            raise OptionError(f"option {self.name} must be one of {allowed}, not {value!r}")
+        return value
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game: its id, its limits and options, and how to start a match of it."""
+
+    id: str
+    name: str
+    description: str  # one line, for the lobby
+    min_players: int
+    max_players: int
+    options: tuple[OptionSpec, ...]
+    match_class: type[Match] = field(repr=False)
+
+    def default_options(self) -> dict[str, Any]:
+        return {o.name: o.default for o in self.options}
+
+    def check_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Fill in defaults and validate; raises OptionError naming what is wrong."""
+        result = self.default_options()
+        known = {o.name: o for o in self.options}
+        for name, value in (options or {}).items():
+            if name not in known:
+                allowed = ", ".join(known) or "none"
+                raise OptionError(f"{self.id} has no option {name!r} (options: {allowed})")
+            result[name] = known[name].check(value)
+        return result
+
+    def check_players(self, players: int) -> int:
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise OptionError(f"the number of players must be a whole number, not {players!r}")
+        if not self.min_players <= players <= self.max_players:
+            raise OptionError(
+                f"{self.name} is for {self.min_players} to {self.max_players} players, "
+                f"not {players}"
+            )
+        return players
+
+    def new_match(
+        self, players: int, options: Mapping[str, Any] | None = None, seed: int | None = None
+    ) -> Match:
+        """A new match dealt from ``seed`` (a random seed is chosen and kept if None)."""
+        return self.match_class(self, self.check_players(players), self.check_options(options), seed)
+
+    def from_deal(
+        self,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        seed: int = 0,
+        **deal: Any,
+    ) -> Match:
+        """A match whose first hand is the explicit deal given (for scenarios, puzzles).
+
+        The keyword arguments are the game's own (``hands``, ``draw_pile``, ``dealer``,
+        ...; see each game's ``setup_deal``). Cards may be given as notation strings.
+        Later hands are dealt from ``seed``.
+        """
+        match = self.match_class(
+            self, self.check_players(players), self.check_options(options), seed, deal=deal
+        )
+        return match
+
+    def parse_card(self, text: str) -> Card:
+        return self.match_class.parse_card(text)
+
+    def parse_action(self, text: str) -> Action:
+        return self.match_class.parse_action(text)
+
+
+class Match(ABC):
+    """One match of one game: the full, secret state. Only the engine holds one.
+
+    Subclasses implement the rules; callers use only the methods here.
+    """
+
+    game_id: ClassVar[str]
+
+    def __init__(
+        self,
+        spec: GameSpec,
+        players: int,
+        options: dict[str, Any],
+        seed: int | None,
+        deal: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.spec = spec
+        self.players = players
+        self.options = MappingProxyType(options)
+        self.seed = random.randrange(2**63) if seed is None else seed
+        self.rng = random.Random(self.seed)
+        self.hand_number = 0
+        self.scores = [0] * players
+        self.hand_results: list[HandResult] = []
+        self.winners: tuple[int, ...] = ()
+        self.history: list[tuple[int, Action]] = []  # every applied (seat, action)
+        self.log: list[Event] = []  # every event, in order, unredacted
+
+    # -- what callers ask -------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        """True once the match has ended (``winners`` is then set)."""
+        return bool(self.winners)
+
+    @property
+    @abstractmethod
+    def current(self) -> int | None:
+        """The seat whose turn it is (None while several seats act at once, or at the end)."""
+
+    @abstractmethod
+    def actors(self) -> tuple[int, ...]:
+        """Every seat that has at least one legal action now, in seat order."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Everything ``seat`` may do now (empty if nothing)."""
+
+    @abstractmethod
+    def view(self, seat: int) -> View:
+        """What ``seat`` may know, and nothing more."""
+
+    @abstractmethod
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        """Check and carry out one action; must raise before changing anything."""
+
+    @classmethod
+    @abstractmethod
+    def parse_card(cls, text: str) -> Card:
+        """The card that ``text`` names; NotationError if none."""
+
+    @classmethod
+    @abstractmethod
+    def parse_action(cls, text: str) -> Action:
+        """The action that ``text`` names; NotationError if none."""
+
+    @abstractmethod
+    def clone(self) -> Match:
+        """An independent copy (same rng state) for search."""
+
+    # -- the one way to change a match -----------------------------------------------
+
+    def apply(self, seat: int, action: Action | str) -> list[Event]:
+        """Apply ``action`` for ``seat`` and return the events it caused.
+
+        Raises NotationError for unparseable text and IllegalAction (changing nothing)
+        for an action the rules do not allow now.
+        """
+        if isinstance(action, str):
+            action = self.parse_action(action)
+        elif not isinstance(action, Action):
+            raise NotationError(f"not an action: {action!r}")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalAction(f"there is no seat {seat!r} at this table of {self.players}")
+        if self.winners:
+            raise IllegalAction("the match is over")
+        events = self._apply(seat, action)
+        self.history.append((seat, action))
+        self.log.extend(events)
+        return events
+
+    def events_for(self, seat: int | None, start: int = 0) -> list[Event]:
+        """The log from ``start`` on, as ``seat`` may see it."""
+        return [e.seen_by(seat) for e in self.log[start:]]
+
+
+def check_seat_turn(match: Match, seat: int, expected: int | None) -> None:
+    """Raise the common 'not your turn' error."""
+    if expected is None:
+        raise IllegalAction("nobody is to play a card right now")
+    if seat != expected:
+        raise IllegalAction(f"it is seat {expected}'s turn, not seat {seat}'s")
+
+
+def cards_from(items: Sequence[Any], parse: Callable[[str], Card]) -> list[Card]:
+    """Cards given as notation strings or card values (for explicit deals)."""
+    return [parse(c) if isinstance(c, str) else c for c in items]

@@ -141,7 +141,7 @@ class Event:
     seat: int | None = None
     cards: tuple[Card, ...] = ()
     count: int = 0
-    data: Mapping[str, Any] = EMPTY
+    data: Mapping[str, Any] = field(default_factory=lambda: EMPTY)  # one shared, read-only
     private_to: frozenset[int] | None = None
 
     def seen_by(self, seat: int | None) -> Event:
@@ -175,7 +175,8 @@ class HandResult:
     number: int
     points: tuple[int, ...]  # points each seat scored in this hand, after adjustments
     totals: tuple[int, ...]  # match totals after this hand
-    notes: Mapping[str, Any] = EMPTY  # e.g. {"winner": 2}, {"moon": 1, "moon_choice": "self"}
+    # e.g. {"winner": 2}, {"moon": 1, "moon_choice": "self"}
+    notes: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,7 +250,8 @@ class GameSpec:
         self, players: int, options: Mapping[str, Any] | None = None, seed: int | None = None
     ) -> Match:
         """A new match dealt from ``seed`` (a random seed is chosen and kept if None)."""
-        return self.match_class(self, self.check_players(players), self.check_options(options), seed)
+        checked = self.check_options(options)
+        return self.match_class(self, self.check_players(players), checked, seed)
 
     def from_deal(
         self,
@@ -264,10 +266,8 @@ class GameSpec:
         ...; see each game's ``setup_deal``). Cards may be given as notation strings.
         Later hands are dealt from ``seed``.
         """
-        match = self.match_class(
-            self, self.check_players(players), self.check_options(options), seed, deal=deal
-        )
-        return match
+        checked = self.check_options(options)
+        return self.match_class(self, self.check_players(players), checked, seed, deal=deal)
 
     def parse_card(self, text: str) -> Card:
         return self.match_class.parse_card(text)

@@ -1,0 +1,193 @@
+"""A saved match as a sequence of frames: the deal, then the table after each action.
+
+Frames are built on demand from checkpoints (a clone every ``CHECKPOINT_EVERY`` actions),
+so stepping back through a long match never replays it from the start.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from unotable.engine import Event, HandResult, Match
+from unotable.store.record import MatchRecord
+from unotable.store.saves import SaveError, loads, new_match, replay_action
+
+CHECKPOINT_EVERY = 64
+# View fields not in the table summary: shown elsewhere, fixed, or long histories
+_NOT_IN_TABLE = frozenset(
+    {"game", "seat", "players", "hand", "legal", "options", "hand_results", "tricks"}
+)
+_EMPTY_TEXTS = frozenset({"-", "[]", ""})
+
+
+class ReplayError(Exception):
+    """The file or the seat asked for cannot be replayed; the message says why, on one line."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    number: int  # 0: the deal, before any action
+    total: int  # number of actions in the match
+    actor: str | None  # "Ada (seat 1)"; None for the deal
+    action: str | None  # the action in notation (redacted when not the viewer's to see)
+    events: tuple[str, ...]
+    hands: tuple[tuple[str, str], ...]  # (seat label, cards) for every hand shown
+    table: tuple[str, ...]  # the public state, one "name: value" per line
+
+    def text(self) -> str:
+        title = f"Step {self.number}/{self.total}"
+        lines = [
+            f"{title}: the deal" if self.actor is None else f"{title}: {self.actor} {self.action}"
+        ]
+        lines += [f"  event  {e}" for e in self.events]
+        lines += [f"  hand   {label}: {cards}" for label, cards in self.hands]
+        lines += [f"  table  {line}" for line in self.table]
+        return "\n".join(lines)
+
+
+class Replay:
+    """Frames of one record, as everyone sees them (``viewer`` None) or as one seat did."""
+
+    def __init__(self, record: MatchRecord, viewer: int | None) -> None:
+        self.record = record
+        self.viewer = viewer
+        match = new_match(record)
+        self._checkpoints: dict[int, Match] = {0: match.clone()}
+        self._log_ends = [len(match.log)]  # after the deal, then after each action
+        for number, (seat, text) in enumerate(record.actions, 1):
+            replay_action(match, number, seat, text)
+            self._log_ends.append(len(match.log))
+            if number % CHECKPOINT_EVERY == 0:
+                self._checkpoints[number] = match.clone()
+        self._final = match
+        self._cache: dict[int, Frame] = {}
+
+    @property
+    def finished(self) -> bool:
+        return self._final.over
+
+    def __len__(self) -> int:
+        return len(self.record.actions) + 1
+
+    def frame(self, number: int) -> Frame:
+        if not 0 <= number < len(self):
+            raise IndexError(number)
+        if number not in self._cache:
+            self._cache[number] = self._build(number)
+        return self._cache[number]
+
+    def _match_after(self, number: int) -> Match:
+        start = number - number % CHECKPOINT_EVERY
+        match = self._checkpoints[start].clone()
+        for index in range(start, number):
+            seat, text = self.record.actions[index]
+            replay_action(match, index + 1, seat, text)
+        return match
+
+    def seat_label(self, seat: int) -> str:
+        return f"{self.record.seats[seat].name} (seat {seat})"
+
+    def _build(self, number: int) -> Frame:
+        match = self._match_after(number)
+        actor = action = None
+        if number:
+            seat, action = self.record.actions[number - 1]
+            actor = self.seat_label(seat)
+            if self.viewer is not None and seat != self.viewer:
+                action = _redact_action(action)
+        start = self._log_ends[number - 1] if number else 0
+        log = self._final.log[start : self._log_ends[number]]
+        events = tuple(self._event_text(e) for e in log)
+        shown = range(match.players) if self.viewer is None else (self.viewer,)
+        hands = tuple(
+            (self.seat_label(s), " ".join(str(c) for c in match.view(s).hand) or "(none)")
+            for s in shown
+        )
+        view = match.view(0 if self.viewer is None else self.viewer)
+        table = tuple(
+            f"{name}: {text}"
+            for name, text in (
+                (f.name, _value_text(getattr(view, f.name)))
+                for f in fields(view)
+                if f.name not in _NOT_IN_TABLE
+            )
+            if text not in _EMPTY_TEXTS
+        )
+        return Frame(number, len(self) - 1, actor, action, events, hands, table)
+
+    def _event_text(self, event: Event) -> str:
+        if self.viewer is not None:
+            event = event.seen_by(self.viewer)
+        parts = [event.kind]
+        if event.seat is not None and 0 <= event.seat < len(self.record.seats):
+            parts.append(self.seat_label(event.seat))
+        if event.cards:
+            parts.append(" ".join(str(c) for c in event.cards))
+        elif event.count:
+            parts.append(f"{event.count} card{'s' if event.count != 1 else ''}")
+        parts += [f"{key}={_value_text(value)}" for key, value in event.data.items()]
+        return " · ".join(parts)
+
+
+def _redact_action(text: str) -> str:
+    # cards passed by another seat are secret (the public only knows how many)
+    if text.lower().startswith("give:"):
+        return f"give: {len(text.split(','))} cards"
+    return text
+
+
+def _value_text(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, HandResult):
+        return (
+            f"hand {value.number}: points {_value_text(value.points)}, "
+            f"totals {_value_text(value.totals)}"
+        )
+    if isinstance(value, str | int | float | bool):
+        return str(value)
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k}={_value_text(v)}" for k, v in value.items()) or "-"
+    if isinstance(value, tuple | list | frozenset | set):
+        items = [_value_text(v) for v in value]
+        return ("[" + " ".join(items) + "]") if items else "[]"
+    return str(value)
+
+
+def parse_seat(text: str, record: MatchRecord) -> int:
+    """A seat given as its number or its player's name; ReplayError if no seat matches."""
+    if text.strip().isdigit():
+        seat = int(text)
+        if 0 <= seat < record.players:
+            return seat
+        raise ReplayError(f"there is no seat {seat}; seats are 0 to {record.players - 1}")
+    names = [i for i, s in enumerate(record.seats) if s.name.casefold() == text.casefold()]
+    if len(names) == 1:
+        return names[0]
+    listed = ", ".join(f"{i} {s.name}" for i, s in enumerate(record.seats))
+    if names:
+        raise ReplayError(f"several seats are called {text!r}; give a number ({listed})")
+    raise ReplayError(f"no seat is called {text!r} (seats: {listed})")
+
+
+def load_replay(path: Path, as_seat: str | None) -> Replay:
+    """The replay of the saved match in ``path``; ReplayError or SaveError if it has none."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ReplayError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    try:
+        record = loads(raw)
+        viewer = None if as_seat is None else parse_seat(as_seat, record)
+        replay = Replay(record, viewer)
+    except SaveError as exc:
+        raise ReplayError(f"{path} cannot be replayed: {exc}") from exc
+    if viewer is None and not replay.finished:
+        raise ReplayError(
+            f"{path} is a match still in play: say whose view to show with --as SEAT "
+            f"(seats: {', '.join(f'{i} {s.name}' for i, s in enumerate(record.seats))})"
+        )
+    return replay

@@ -1,0 +1,1 @@
+"""Saving: autosaved matches, finished-match history, settings. Files only; no UI."""

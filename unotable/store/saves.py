@@ -1,0 +1,255 @@
+"""The autosaved match: written after every action, read back at start-up.
+
+A save is JSON: a format tag and version, the game, options, seats, seed and every
+``[seat, action]`` in notation. Replaying the actions rebuilds the exact state, because
+the engine is deterministic given the seed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeGuard
+
+from .files import atomic_write, move_aside, remove_stale_temps
+from .paths import autosave_path
+from .record import SAVE_FORMAT_VERSION, MatchRecord, SeatRecord
+
+if TYPE_CHECKING:
+    from unotable.engine import Match
+
+SAVE_FORMAT = "unotable-save"
+
+
+class SaveError(Exception):
+    """A save that cannot be used. The message says what is wrong and where the file went."""
+
+    def __init__(self, message: str, moved_to: Path | None = None) -> None:
+        super().__init__(message)
+        self.moved_to = moved_to
+
+
+class NewerSaveError(SaveError):
+    """A save written by a newer unotable, in a format this one does not know."""
+
+
+# -- JSON ---------------------------------------------------------------------------------
+
+
+def record_to_dict(record: MatchRecord) -> dict[str, Any]:
+    return {
+        "format": SAVE_FORMAT,
+        "version": SAVE_FORMAT_VERSION,
+        "game": record.game,
+        "options": dict(record.options),
+        "seats": [{"name": s.name, "kind": s.kind} for s in record.seats],
+        "seed": record.seed,
+        "started": record.started,
+        "finished": record.finished,
+        "actions": [[seat, text] for seat, text in record.actions],
+    }
+
+
+def dumps(record: MatchRecord, extra: dict[str, Any] | None = None) -> str:
+    """The save text: one key per line and one action per line, so it reads and diffs well.
+
+    ``extra`` adds top-level keys (history entries carry a ``summary``); the loader
+    ignores keys it does not know.
+    """
+    data = record_to_dict(record)
+    actions = data.pop("actions")
+    data.update(extra or {})
+    lines = [f"  {json.dumps(key)}: {json.dumps(value)}," for key, value in data.items()]
+    if actions:
+        body = ",\n".join(f"    {json.dumps(pair)}" for pair in actions)
+        lines.append(f'  "actions": [\n{body}\n  ]')
+    else:
+        lines.append('  "actions": []')
+    return "{\n" + "\n".join(lines) + "\n}\n"
+
+
+def loads(text: str | bytes) -> MatchRecord:
+    """The record in a save's text; SaveError (and nothing else) for anything unusable."""
+    return record_from_dict(parse_json(text))
+
+
+def parse_json(text: str | bytes) -> dict[str, Any]:
+    """The top-level JSON object of a file; SaveError if it is not one."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise SaveError("it is not text (not UTF-8)") from exc
+    if not text.strip():
+        raise SaveError("it is empty")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        # ValueError covers JSONDecodeError and numbers too long to convert
+        raise SaveError(f"it is damaged or cut short (not valid JSON: {exc})") from exc
+    if not isinstance(data, dict):
+        raise SaveError("it is not a saved match (no JSON object at the top)")
+    return data
+
+
+def record_from_dict(data: dict[str, Any]) -> MatchRecord:
+    from unotable.engine import GAME_IDS
+
+    if data.get("format") != SAVE_FORMAT:
+        raise SaveError("it is not a unotable saved match (no format tag)")
+    version = data.get("version")
+    if not _is_int(version) or version < 1:
+        raise SaveError(f"it has no valid format version (got {_short(version)})")
+    if version > SAVE_FORMAT_VERSION:
+        raise NewerSaveError(
+            f"it was saved by a newer unotable (save format {version}; "
+            f"this version reads up to {SAVE_FORMAT_VERSION})"
+        )
+    game = data.get("game")
+    if game not in GAME_IDS:
+        raise SaveError(f"it names no known game (got {_short(game)})")
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise SaveError("its options are not a JSON object")
+    seats = data.get("seats")
+    if not isinstance(seats, list) or not seats:
+        raise SaveError("it has no list of seats")
+    seat_records = []
+    for i, seat in enumerate(seats):
+        if not isinstance(seat, dict):
+            raise SaveError(f"seat {i} is not a JSON object")
+        name, kind = seat.get("name"), seat.get("kind")
+        if not isinstance(name, str) or not isinstance(kind, str):
+            raise SaveError(f"seat {i} needs a text name and kind")
+        seat_records.append(SeatRecord(name, kind))
+    seed = data.get("seed")
+    if not _is_int(seed):
+        raise SaveError(f"its seed is not a whole number (got {_short(seed)})")
+    started = data.get("started", "")
+    finished = data.get("finished", False)
+    if not isinstance(started, str) or not isinstance(finished, bool):
+        raise SaveError("its start date or finished flag has the wrong type")
+    actions = data.get("actions")
+    if not isinstance(actions, list):
+        raise SaveError("it has no list of actions")
+    pairs: list[tuple[int, str]] = []
+    for i, pair in enumerate(actions, 1):
+        if (
+            not isinstance(pair, list)
+            or len(pair) != 2
+            or not _is_int(pair[0])
+            or not 0 <= pair[0] < len(seats)
+            or not isinstance(pair[1], str)
+        ):
+            raise SaveError(f"action {i} is not a [seat, notation] pair (got {_short(pair)})")
+        pairs.append((pair[0], pair[1]))
+    return MatchRecord(
+        game=game,
+        options=options,
+        seats=seat_records,
+        seed=seed,
+        actions=pairs,
+        started=started,
+        finished=finished,
+        version=SAVE_FORMAT_VERSION,
+    )
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+# -- rebuilding ---------------------------------------------------------------------------
+
+
+def new_match(record: MatchRecord) -> Match:
+    """The match as dealt, before any action; SaveError if the record cannot start one."""
+    from unotable.engine import get_game
+
+    try:
+        spec = get_game(record.game)
+        return spec.new_match(record.players, record.options, record.seed)
+    except Exception as exc:  # an engine that cannot start it, for whatever reason
+        raise SaveError(f"the match cannot be set up again: {exc}") from exc
+
+
+def replay_action(match: Match, number: int, seat: int, text: str) -> None:
+    """Apply action ``number`` (1-based) of a record; SaveError if it does not replay."""
+    try:
+        match.apply(seat, text)
+    except Exception as exc:  # IllegalAction, NotationError, or an engine bug
+        raise SaveError(f"action {number} (seat {seat}: {text!r}) does not replay: {exc}") from exc
+
+
+def rebuild_match(record: MatchRecord) -> Match:
+    """Replay every action of ``record`` with the engine; SaveError if any does not replay."""
+    match = new_match(record)
+    for number, (seat, text) in enumerate(record.actions, 1):
+        replay_action(match, number, seat, text)
+    return match
+
+
+# -- the autosave file --------------------------------------------------------------------
+
+
+def autosave(record: MatchRecord, data_dir: Path) -> None:
+    """Write ``record`` as the autosave, atomically (the old save or the new, never half)."""
+    atomic_write(autosave_path(data_dir), dumps(record))
+
+
+def load_autosave(data_dir: Path) -> MatchRecord | None:
+    """The autosaved match, or None if there is none.
+
+    A file that cannot be read (damaged, cut short, from a newer version) is renamed
+    aside, never deleted, and SaveError says what happened and where it went.
+    """
+    path = autosave_path(data_dir)
+    remove_stale_temps(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise _set_aside(path, f"it could not be read ({exc.strerror or exc})", "corrupt") from exc
+    try:
+        return loads(raw)
+    except SaveError as exc:
+        label = "newer" if isinstance(exc, NewerSaveError) else "corrupt"
+        raise _set_aside(path, str(exc), label) from exc
+
+
+def resume_autosave(data_dir: Path) -> tuple[MatchRecord, Match] | None:
+    """The autosaved record and its rebuilt match, or None if there is no save.
+
+    Like load_autosave, and a save whose actions do not replay is set aside too.
+    """
+    record = load_autosave(data_dir)
+    if record is None:
+        return None
+    try:
+        return record, rebuild_match(record)
+    except SaveError as exc:
+        raise _set_aside(autosave_path(data_dir), str(exc), "corrupt") from exc
+
+
+def clear_autosave(data_dir: Path) -> None:
+    """Forget the autosave (the match ended or was abandoned)."""
+    autosave_path(data_dir).unlink(missing_ok=True)
+
+
+def _set_aside(path: Path, reason: str, label: str) -> SaveError:
+    try:
+        moved = move_aside(path, label)
+    except OSError as exc:
+        return SaveError(
+            f"The saved match {path} could not be used: {reason}. "
+            f"It could not be moved aside either ({exc.strerror or exc})."
+        )
+    return SaveError(
+        f"The saved match could not be used: {reason}. It was moved to {moved}.", moved_to=moved
+    )

@@ -1,0 +1,164 @@
+"""Determinization for UNO Hearts: a full match consistent with one seat's view.
+
+The search AI samples many of these per decision, so this builds the match state
+directly (no replay) from the view's public table and the seat's own knowledge.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+
+from .uno_hearts import (
+    DECK,
+    G8,
+    GAME_ID,
+    NO_SUIT,
+    P8,
+    PHASE_OVER,
+    PHASE_PASS,
+    RNG_SEEDED,
+    SPECS,
+    SUIT_INDEX,
+    Card,
+    UnoHeartsMatch,
+    UnoHeartsView,
+    sort_key,
+)
+
+
+def determinize(
+    view: UnoHeartsView,
+    rng: random.Random,
+    avoid: Mapping[int, frozenset[str]] | Sequence[frozenset[str]] | None = None,
+) -> UnoHeartsMatch:
+    """See :func:`unotable.engine.uno_hearts.determinize`."""
+    if view.game != GAME_ID:
+        raise ValueError(f"not an UNO Hearts view: {view.game!r}")
+    n = view.players
+    me = view.seat
+    if avoid is None:
+        avoid = view.voids
+    elif isinstance(avoid, Mapping):
+        avoid = [avoid.get(s, frozenset()) for s in range(n)]
+    known = view.known_hands
+
+    out: set[Card] = set(view.hand)
+    for trick_pile in view.taken:
+        out.update(trick_pile)
+    for _, card, _ in view.trick:
+        out.add(card)
+    for cards in known:
+        out.update(cards)
+    rand = rng.random
+    pool = [c for c in DECK if c not in out]
+    keys = [rand() for _ in pool]  # shuffle by random keys: faster than rng.shuffle
+    pool = [pool[i] for i in sorted(range(len(pool)), key=keys.__getitem__)]
+
+    hands: list[list[Card]] = [list(view.hand) if s == me else list(known[s]) for s in range(n)]
+    # most constrained seats choose first, so their allowed cards are not used up
+    order = sorted((s for s in range(n) if s != me), key=lambda s: -len(avoid[s]))
+    for seat in order:
+        need = view.hand_sizes[seat] - len(hands[seat])
+        if need <= 0:
+            continue
+        banned = avoid[seat]
+        if not banned:
+            hands[seat] += pool[:need]
+            pool = pool[need:]
+            continue
+        taken: list[Card] = []
+        rest: list[Card] = []
+        for card in pool:
+            if len(taken) < need and (card.wild or card.text[0] not in banned):
+                taken.append(card)
+            else:
+                rest.append(card)
+        if len(taken) < need:  # the voids cannot all be honoured: fill up anyway
+            extra = rest[: need - len(taken)]
+            taken += extra
+            rest = rest[len(extra) :]
+        hands[seat].extend(taken)
+        pool = rest
+    pile = pool[: view.draw_pile_size]
+
+    match = object.__new__(UnoHeartsMatch)
+    match.spec = SPECS[GAME_ID]
+    match.players = n
+    match.options = MappingProxyType(dict(view.options))
+    match.seed = rng.randrange(2**63)
+    match.rng = rng  # a placeholder: the match seeds its own rng when it first deals
+    match._rng_mode = RNG_SEEDED
+    match.hand_number = view.hand_number
+    match.scores = list(view.scores)
+    match.hand_results = list(view.hand_results)
+    match.history = []
+    match.log = []
+    options = view.options
+    match.target = options["target"]
+    match.pass_three = options["pass_three"]
+    match.moon_mode = options["moon_mode"] if options["shoot_the_moon"] else None
+    match._init_state()
+    match.winners = ()
+    if view.phase == PHASE_OVER:
+        low = min(view.scores)
+        match.winners = tuple(s for s in range(n) if view.scores[s] == low)
+
+    match.phase = view.phase
+    match._current = view.current
+    match.dealer = view.dealer
+    for seat in range(n):
+        hand = sorted(hands[seat], key=sort_key)
+        match.hands[seat] = hand
+        counts = match.counts[seat]
+        for card in hand:
+            counts[card.suit] += 1
+        match.seen[seat] = set(hand)
+    mine = match.seen[me]
+    for cards in known:
+        mine.update(cards)
+    match.draw_pile = pile
+    match.leader = view.leader
+    match.hearts_broken = view.hearts_broken
+    match.taken = [list(t) for t in view.taken]
+    match.hand_points = list(view.hand_points_visible)
+    match.tricks_won = list(view.tricks_won)
+    match.tricks = list(view.tricks)
+    match.last_trick = view.last_trick
+    match.voids = [sum(1 << SUIT_INDEX[s] for s in v) for v in view.voids]
+    match.pass_hands = list(view.pass_hands)
+    match.moon_shooter = view.moon_shooter
+    match.received[me] = view.received
+
+    _restore_trick(match, view)
+    match.passes[me] = view.passed or None
+    if view.phase == PHASE_PASS:
+        pending = set(view.pass_pending)
+        for seat in range(n):
+            if seat != me and seat not in pending:  # chose already, we cannot know what
+                match.passes[seat] = tuple(sorted(rng.sample(match.hands[seat], 3), key=sort_key))
+    return match
+
+
+def _restore_trick(match: UnoHeartsMatch, view: UnoHeartsView) -> None:
+    """The running trick's lead, best card, draw total and pass flag, from its plays."""
+    match.trick = list(view.trick)
+    for seat, card, declared in view.trick:
+        suit = SUIT_INDEX[declared] if declared is not None else card.suit
+        rank = card.rank
+        if match.lead == NO_SUIT:
+            match.lead = suit
+            match.best_seat = seat
+            match.best_rank = rank
+        elif suit == match.lead and (
+            rank > match.best_rank or (rank == match.best_rank and card.wild)
+        ):
+            match.best_seat = seat
+            match.best_rank = rank
+        if card.wild:
+            match.trick_wild_sum += rank
+        else:
+            match.trick_points += card.points
+            if card is P8 or card is G8:
+                match.trick_pass = True

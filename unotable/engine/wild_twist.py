@@ -1,0 +1,744 @@
+"""Wild Twist Hearts (RULES.md §2): Hearts for 4–8 players with four suit Wilds.
+
+56 cards: the 52-card deck plus the Wild Heart, Wild Diamond, Wild Spade and Wild Club.
+A Wild belongs to its printed suit and is played as HIGH (above the ace) or LOW (below
+the 2). Cards are interned :class:`Card` objects; play actions are pre-built so the hot
+path (``legal_actions`` + ``apply``) allocates almost nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from operator import attrgetter
+from types import MappingProxyType
+from typing import Any, Final
+
+from .core import (
+    Action,
+    Event,
+    GameSpec,
+    HandResult,
+    Match,
+    OptionSpec,
+    View,
+    check_seat_turn,
+    parse_action,
+)
+from .errors import IllegalAction, NotationError, OptionError
+
+GAME_ID: Final = "wild-twist-hearts"
+GAME_NAME: Final = "Wild Twist Hearts"
+
+CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+SUIT_LETTERS: Final = "CDHS"
+SUIT_NAMES: Final = ("clubs", "diamonds", "hearts", "spades")
+RANK_TEXT: Final = {11: "J", 12: "Q", 13: "K", 14: "A"}
+HIGH: Final = "HIGH"
+LOW: Final = "LOW"
+DECLARATIONS: Final = (HIGH, LOW)
+WILD_HIGH_VALUE: Final = 15  # above the ace
+WILD_LOW_VALUE: Final = 1  # below the 2
+MOON_POINTS: Final = 27  # 14 hearts + the Q♠
+MOON_CHOICES: Final = ("self", "others")
+
+
+class Card:
+    """One of the 56 cards. Interned: compare with ``is``; ``str(card)`` is its notation."""
+
+    __slots__ = ("index", "plays", "points", "rank", "suit", "text", "wild")
+
+    index: int  # 0..55, suit-major; the Wild is the last of its suit
+    suit: int  # CLUBS, DIAMONDS, HEARTS or SPADES
+    rank: int  # 2..14 for natural cards, 0 for a Wild
+    wild: bool
+    points: int
+    text: str
+    plays: tuple[Action, ...]  # the play actions of this card (a Wild has HIGH and LOW)
+
+    def __init__(self, suit: int, rank: int) -> None:
+        self.suit = suit
+        self.rank = rank
+        self.wild = rank == 0
+        letter = SUIT_LETTERS[suit]
+        if self.wild:
+            self.text = "W" + letter
+            self.index = suit * 14 + 13
+            self.plays = (
+                Action("play", card=self, choice=HIGH),
+                Action("play", card=self, choice=LOW),
+            )
+        else:
+            self.text = RANK_TEXT.get(rank, str(rank)) + letter
+            self.index = suit * 14 + rank - 2
+            self.plays = (Action("play", card=self),)
+        if suit == HEARTS:
+            self.points = 1
+        elif suit == SPADES and rank == 12:
+            self.points = 13
+        else:
+            self.points = 0
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Card({self.text})"
+
+    # interned: copies and pickles are the same object
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return (parse_card, (self.text,))
+
+
+DECK: Final[tuple[Card, ...]] = tuple(
+    Card(suit, rank) for suit in range(4) for rank in (*range(2, 15), 0)
+)
+assert all(card.index == i for i, card in enumerate(DECK))
+WILD_CLUB: Final = DECK[CLUBS * 14 + 13]
+TOTAL_POINTS: Final = sum(card.points for card in DECK)
+assert TOTAL_POINTS == MOON_POINTS
+
+_CARD_BY_TEXT: dict[str, Card] = {}
+for _card in DECK:
+    _CARD_BY_TEXT[_card.text] = _card
+    if _card.rank == 10:
+        _CARD_BY_TEXT["T" + SUIT_LETTERS[_card.suit]] = _card
+
+
+def parse_card(text: str) -> Card:
+    """The card ``text`` names: ``2C``, ``10H`` (or ``TH``), ``QS``, ``WH``; any case."""
+    if not isinstance(text, str):
+        raise NotationError(f"card notation must be text, not {type(text).__name__}")
+    card = _CARD_BY_TEXT.get(text.strip().upper())
+    if card is None:
+        raise NotationError(
+            f"{text!r} is not a Wild Twist card: write rank then suit (2C, 10H, QS, AD) "
+            "or a Wild (WH, WD, WS, WC)"
+        )
+    return card
+
+
+# display order: by suit, then rank, each Wild last in its suit (at C speed)
+sort_key: Final = attrgetter("index")
+
+
+DECLINE: Final = Action("decline")
+MOON_SELF: Final = Action("moon", choice="self")
+MOON_OTHERS: Final = Action("moon", choice="others")
+WILD_CLUB_LOW: Final = WILD_CLUB.plays[1]
+_CHOICES: Final = MappingProxyType({"play": DECLARATIONS, "moon": MOON_CHOICES})
+# accept the rulebook's words too
+_DECLARATION_ALIASES: Final = {"HIGHEST": HIGH, "H": HIGH, "LOWEST": LOW, "L": LOW}
+
+
+def _play_key(card: Card, declared: str | None) -> int:
+    return card.index * 2 + (declared == LOW)
+
+
+def _build_play_tables(
+    seats: int,
+) -> tuple[tuple[tuple[tuple[int, Card, str | None], ...], ...], tuple[tuple[Event, ...], ...]]:
+    """Per seat, the trick entry and the play event of every (card, declaration)."""
+    entries = []
+    events = []
+    for seat in range(seats):
+        seat_entries: list[tuple[int, Card, str | None]] = []
+        seat_events: list[Event] = []
+        for card in DECK:
+            # two slots per card, indexed by _play_key; a natural card's second is unused
+            for declared in (HIGH, LOW) if card.wild else (None, None):
+                seat_entries.append((seat, card, declared))
+                data = MappingProxyType({"card": card.text, "declared": declared})
+                seat_events.append(Event("play", seat=seat, cards=(card,), count=1, data=data))
+        entries.append(tuple(seat_entries))
+        events.append(tuple(seat_events))
+    return tuple(entries), tuple(events)
+
+
+_TRICK_ENTRIES, _PLAY_EVENTS = _build_play_tables(8)
+_VOID_SETS: Final = tuple(
+    frozenset(SUIT_LETTERS[s] for s in range(4) if mask >> s & 1) for mask in range(16)
+)
+
+ALL_BUT_HEARTS: Final = 0b1011  # void mask bits of clubs, diamonds and spades
+
+Trick = tuple[tuple[int, Card, str | None], ...]
+CompletedTrick = tuple[int, int, Trick]  # (leader, winner, plays)
+
+
+@dataclass(frozen=True, slots=True)
+class WildTwistView(View):
+    """What one seat of a Wild Twist Hearts match may know."""
+
+    trick: Trick  # the current trick, in play order: (seat, card, declared)
+    lead_suit: str | None  # suit letter of the card led to the current trick
+    hearts_broken: bool
+    leader: int | None  # who led (or leads) the current trick
+    tricks: tuple[CompletedTrick, ...]  # every completed trick of this game
+    taken: tuple[tuple[Card, ...], ...]  # per seat, the (public) cards taken this game
+    tricks_won: tuple[int, ...]
+    hand_points_visible: tuple[int, ...]  # per seat, points in its public taken cards
+    last_trick: CompletedTrick | None  # most recent completed trick (even of the last game)
+    last_hand: HandResult | None
+    voids: tuple[frozenset[str], ...]  # per seat, suit letters it has shown it lacks
+    leftovers_count: int  # face-down cards in the middle this game (0, 1 or 2)
+    leftovers_to: int | None  # who took them with the first trick (unseen)
+    opening_holder: int | None  # who held the Wild Club at the deal (offered the opening)
+    opening_declined: bool  # the Wild Club holder declined to open with it
+    moon_shooter: int | None  # set in phase "moon": the seat choosing its bonus
+    length: int  # games in the match
+    no_points_first_trick: bool
+    first_trick: bool  # the current trick is the first of the game
+    options: Mapping[str, Any]
+    hand_results: tuple[HandResult, ...]  # every finished game of the match
+
+
+class WildTwistMatch(Match):
+    """A match of Wild Twist Hearts: the full, secret state."""
+
+    game_id = GAME_ID
+
+    def __init__(
+        self,
+        spec: GameSpec,
+        players: int,
+        options: dict[str, Any],
+        seed: int | None,
+        deal: Mapping[str, Any] | None = None,
+    ) -> None:
+        super().__init__(spec, players, options, seed, deal)
+        self.length: int = options["length"]
+        self.no_points_first_trick: bool = options["no_points_first_trick"]
+        self.hand_size = 56 // players
+        self.last_trick: CompletedTrick | None = None
+        if deal is None:
+            self.dealer = self.rng.randrange(players)
+            self.log.extend(self._deal_random())
+        else:
+            hands, leftovers, dealer = self._check_deal(deal)
+            self.dealer = dealer
+            self.log.extend(self._start_hand(hands, leftovers))
+
+    # -- setting up a game (one deal) ---------------------------------------------------
+
+    def _check_deal(self, deal: Mapping[str, Any]) -> tuple[list[list[Card]], list[Card], int]:
+        unknown = set(deal) - {"hands", "leftovers", "dealer"}
+        if unknown:
+            raise OptionError(f"from_deal takes hands, leftovers and dealer, not {sorted(unknown)}")
+        n = self.players
+        dealer = deal.get("dealer", 0)
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise OptionError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+        given = deal.get("hands")
+        if given is None or len(given) != n:
+            raise OptionError(f"from_deal needs hands: one list of cards for each of {n} seats")
+        hands = [[_as_card(c) for c in hand] for hand in given]
+        for seat, hand in enumerate(hands):
+            if len(hand) != self.hand_size:
+                raise OptionError(
+                    f"seat {seat} has {len(hand)} cards; with {n} players each gets "
+                    f"{self.hand_size}"
+                )
+        dealt = [card for hand in hands for card in hand]
+        dealt_set = set(dealt)
+        rest = [card for card in DECK if card not in dealt_set]
+        leftovers = [_as_card(c) for c in deal.get("leftovers", rest)]
+        everything = dealt + leftovers
+        if len(everything) != len(DECK) or len(set(everything)) != len(DECK):
+            twice = sorted({str(c) for c in everything if everything.count(c) > 1})
+            raise OptionError(
+                "the deal must use each of the 56 cards exactly once"
+                + (f" ({', '.join(twice)} twice)" if twice else "")
+            )
+        return hands, leftovers, dealer
+
+    def _deal_random(self) -> list[Event]:
+        # each game's shuffle comes from the seed and the game number alone, so clone()
+        # need not copy a random generator (the match's rng only picks the first dealer)
+        deck = list(DECK)
+        random.Random(self.seed * 100 + self.hand_number + 1).shuffle(deck)
+        n, size = self.players, self.hand_size
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        for i in range(n):
+            hands[(self.dealer + 1 + i) % n] = deck[i * size : (i + 1) * size]
+        return self._start_hand(hands, deck[n * size :])
+
+    def _start_hand(self, hands: list[list[Card]], leftovers: list[Card]) -> list[Event]:
+        n = self.players
+        self.hand_number += 1
+        self.hands: list[list[list[Card]]] = []
+        for hand in hands:
+            by_suit: list[list[Card]] = [[], [], [], []]
+            for card in sorted(hand, key=sort_key):
+                by_suit[card.suit].append(card)
+            self.hands.append(by_suit)
+        self.sizes = [self.hand_size] * n
+        self.leftovers = list(leftovers)
+        self.leftovers_to: int | None = None
+        self.trick: list[tuple[int, Card, str | None]] = []
+        self.lead_suit = -1
+        self.best_value = 0
+        self.best_seat = 0
+        self.tricks: list[CompletedTrick] = []
+        self.taken: list[list[Card]] = [[] for _ in range(n)]
+        self.points_visible = [0] * n
+        self.tricks_won = [0] * n
+        self.void_masks = [0] * n
+        self.hearts_broken = False
+        self.moon_shooter: int | None = None
+        self.pending_points: list[int] = []
+        self.opening_declined = False
+        self.forced_lead: Card | None = None
+        self.opening_holder = self._holder_of(WILD_CLUB)
+        events = [
+            Event(
+                "deal",
+                seat=seat,
+                cards=tuple(c for suit in self.hands[seat] for c in suit),
+                count=self.hand_size,
+                data={
+                    "dealer": self.dealer,
+                    "hand": self.hand_number,
+                    "leftovers": len(self.leftovers),
+                },
+                private_to=frozenset((seat,)),
+            )
+            for seat in range(n)
+        ]
+        if self.opening_holder is not None:
+            self.phase = "opening"
+            self._current: int | None = self.opening_holder
+            events.append(Event("opening", seat=self.opening_holder))
+        else:
+            self._force_lowest_club()
+        self.leader: int | None = self._current
+        return events
+
+    def _holder_of(self, card: Card) -> int | None:
+        for seat, hand in enumerate(self.hands):
+            if card in hand[card.suit]:
+                return seat
+        return None
+
+    def _lowest_club(self) -> tuple[int, Card] | None:
+        """The seat holding the lowest natural club in any hand, and that club."""
+        best: tuple[int, Card] | None = None
+        for seat, hand in enumerate(self.hands):
+            clubs = hand[CLUBS]
+            # a suit list is sorted with the Wild last: its first card is its lowest natural
+            if clubs and not clubs[0].wild and (best is None or clubs[0].rank < best[1].rank):
+                best = (seat, clubs[0])
+        return best
+
+    def _force_lowest_club(self) -> None:
+        self.phase = "play"
+        lowest = self._lowest_club()
+        if lowest is None:  # not possible with 56 cards and at most 2 leftovers
+            self._current = (self.dealer + 1) % self.players
+            return
+        self._current, self.forced_lead = lowest
+
+    # -- what callers ask --------------------------------------------------------------
+
+    @property
+    def current(self) -> int | None:
+        return self._current
+
+    def actors(self) -> tuple[int, ...]:
+        return () if self._current is None else (self._current,)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat != self._current:
+            return []
+        hand = self.hands[seat]
+        if self.phase == "play":
+            trick = self.trick
+            if trick:
+                follow = hand[self.lead_suit]
+                if follow:
+                    return [a for c in follow for a in c.plays]
+                if self.no_points_first_trick and not self.tricks:
+                    safe = [a for suit in hand for c in suit if not c.points for a in c.plays]
+                    if safe:
+                        return safe
+                return [a for suit in hand for c in suit for a in c.plays]
+            if self.forced_lead is not None:
+                return [self.forced_lead.plays[0]]
+            if self.hearts_broken or not (hand[CLUBS] or hand[DIAMONDS] or hand[SPADES]):
+                return [a for suit in hand for c in suit for a in c.plays]
+            non_hearts = (hand[CLUBS], hand[DIAMONDS], hand[SPADES])
+            return [a for suit in non_hearts for c in suit for a in c.plays]
+        if self.phase == "opening":
+            lowest = self._lowest_club()
+            if lowest is not None and lowest[0] == seat:
+                return [lowest[1].plays[0], WILD_CLUB_LOW]
+            return [WILD_CLUB_LOW, DECLINE]
+        if self.phase == "moon":
+            return [MOON_SELF, MOON_OTHERS]
+        return []
+
+    def view(self, seat: int) -> WildTwistView:
+        n = self.players
+        lead = self.lead_suit
+        return WildTwistView(
+            game=GAME_ID,
+            seat=seat,
+            players=n,
+            phase=self.phase,
+            current=self._current,
+            hand=tuple(c for suit in self.hands[seat] for c in suit),
+            hand_sizes=tuple(self.sizes),
+            dealer=self.dealer,
+            scores=tuple(self.scores),
+            hand_number=self.hand_number,
+            legal=tuple(self.legal_actions(seat)),
+            trick=tuple(self.trick),
+            lead_suit=SUIT_LETTERS[lead] if lead >= 0 else None,
+            hearts_broken=self.hearts_broken,
+            leader=self.leader,
+            tricks=tuple(self.tricks),
+            taken=tuple(tuple(t) for t in self.taken),
+            tricks_won=tuple(self.tricks_won),
+            hand_points_visible=tuple(self.points_visible),
+            last_trick=self.last_trick,
+            last_hand=self.hand_results[-1] if self.hand_results else None,
+            voids=tuple(_VOID_SETS[m] for m in self.void_masks),
+            leftovers_count=len(self.leftovers),
+            leftovers_to=self.leftovers_to,
+            opening_holder=self.opening_holder,
+            opening_declined=self.opening_declined,
+            moon_shooter=self.moon_shooter,
+            length=self.length,
+            no_points_first_trick=self.no_points_first_trick,
+            first_trick=not self.tricks,
+            options=self.options,
+            hand_results=tuple(self.hand_results),
+        )
+
+    @classmethod
+    def parse_card(cls, text: str) -> Card:
+        return parse_card(text)
+
+    @classmethod
+    def parse_action(cls, text: str) -> Action:
+        if isinstance(text, str) and ">" in text:
+            head, _, declared = text.rpartition(">")
+            alias = _DECLARATION_ALIASES.get(declared.strip().upper())
+            if alias is not None:
+                text = f"{head}>{alias}"
+        action = parse_action(text, parse_card, _CHOICES)
+        if action.kind == "play" and not action.uno:
+            card: Card = action.card
+            plays = card.plays
+            if action.choice is None and len(plays) == 1:
+                return plays[0]  # the interned action
+            if action.choice is not None and len(plays) == 2:
+                return plays[action.choice == LOW]
+        return action
+
+    # -- applying actions ----------------------------------------------------------------
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        kind = action.kind
+        if kind == "play" and self.phase == "play":
+            return self._play(seat, action)
+        check_seat_turn(self, seat, self._current)
+        phase = self.phase
+        if phase == "opening":
+            return self._opening(seat, action)
+        if phase == "moon":
+            if kind != "moon" or action.choice not in MOON_CHOICES:
+                raise IllegalAction(
+                    "you shot the moon: choose moon:self (−27 to you) or moon:others"
+                )
+            return self._score_moon(seat, action.choice)
+        if kind in ("play", "decline", "moon"):
+            raise IllegalAction(f"{action} is not possible now: play a card")
+        raise IllegalAction(f"there is no {kind!r} in {GAME_NAME}")
+
+    def _opening(self, seat: int, action: Action) -> list[Event]:
+        if action.uno:
+            raise IllegalAction(f"there is no UNO call in {GAME_NAME}")
+        lowest = self._lowest_club()
+        holds_lowest = lowest is not None and lowest[0] == seat
+        if action.kind == "decline":
+            if holds_lowest:
+                assert lowest is not None
+                raise IllegalAction(
+                    f"you hold the lowest club too: lead {lowest[1]} or {WILD_CLUB_LOW}"
+                )
+            self.opening_declined = True
+            self._force_lowest_club()
+            self.leader = self._current
+            return [Event("decline", seat=seat)]
+        if action.kind == "play" and action.card is WILD_CLUB:
+            if action.choice != LOW:
+                raise IllegalAction("the Wild Club may open the game only as LOW: play WC>LOW")
+            self.phase = "play"
+            return self._play(seat, action)
+        if action.kind == "play" and holds_lowest and lowest is not None:
+            if action.card is lowest[1] and action.choice is None:
+                self.phase = "play"
+                self.forced_lead = lowest[1]
+                return self._play(seat, action)
+            raise IllegalAction(f"open with {lowest[1]} or {WILD_CLUB_LOW}")
+        raise IllegalAction(f"open with {WILD_CLUB_LOW} or decline")
+
+    def _play(self, seat: int, action: Action) -> list[Event]:
+        if seat != self._current:
+            check_seat_turn(self, seat, self._current)
+        card = action.card
+        if card.__class__ is not Card:
+            raise IllegalAction(f"{card!r} is not a {GAME_NAME} card")
+        hand = self.hands[seat]
+        suit = card.suit
+        if card not in hand[suit]:
+            raise IllegalAction(f"you do not hold {card}")
+        declared = action.choice
+        if card.wild:
+            if declared == HIGH:
+                value = WILD_HIGH_VALUE
+            elif declared == LOW:
+                value = WILD_LOW_VALUE
+            else:
+                raise IllegalAction(f"declare HIGH or LOW for a Wild: {card}>HIGH or {card}>LOW")
+        elif declared is not None:
+            raise IllegalAction(f"only a Wild is declared HIGH or LOW: play {card}")
+        else:
+            value = card.rank
+        if action.uno:
+            raise IllegalAction(f"there is no UNO call in {GAME_NAME}")
+        trick = self.trick
+        breaks = False
+        if trick:
+            lead = self.lead_suit
+            if suit != lead:
+                follow = hand[lead]
+                if follow:
+                    raise IllegalAction(f"you must follow {SUIT_NAMES[lead]}: you hold {follow[0]}")
+                if card.points and self.no_points_first_trick and not self.tricks:
+                    safe = [c for s in hand for c in s if not c.points]
+                    if safe:
+                        raise IllegalAction(
+                            f"no points on the first trick: discard a card like {safe[0]}"
+                        )
+                self.void_masks[seat] |= 1 << lead
+                if suit == HEARTS and not self.hearts_broken:
+                    breaks = True
+            elif value > self.best_value:
+                self.best_value = value
+                self.best_seat = seat
+        else:
+            forced = self.forced_lead
+            if forced is not None:
+                if card is not forced:
+                    raise IllegalAction(f"the lowest club opens the game: lead {forced}")
+                self.forced_lead = None
+            elif suit == HEARTS and not self.hearts_broken:
+                if hand[CLUBS] or hand[DIAMONDS] or hand[SPADES]:
+                    raise IllegalAction("hearts are not broken: lead another suit")
+                breaks = True
+                self.void_masks[seat] |= ALL_BUT_HEARTS  # the exception shows it
+            self.lead_suit = suit
+            self.best_value = value
+            self.best_seat = seat
+            self.leader = seat
+        # checks done: change the state
+        key = card.index * 2 + (declared == LOW)  # _play_key, inlined
+        hand[suit].remove(card)
+        self.sizes[seat] -= 1
+        trick.append(_TRICK_ENTRIES[seat][key])
+        events = [_PLAY_EVENTS[seat][key]]
+        if breaks:
+            self.hearts_broken = True
+            events.append(Event("hearts_broken", seat=seat, cards=(card,), count=1))
+        if len(trick) == self.players:
+            self._finish_trick(events)
+        else:
+            self._current = (seat + 1) % self.players
+        return events
+
+    def _finish_trick(self, events: list[Event]) -> None:
+        winner = self.best_seat
+        plays = tuple(self.trick)
+        cards = tuple([entry[1] for entry in plays])  # a list is faster than a generator
+        points = 0
+        for card in cards:
+            points += card.points
+        self.taken[winner].extend(cards)
+        self.points_visible[winner] += points
+        self.tricks_won[winner] += 1
+        data: dict[str, Any] = {
+            "points": points,
+            "leader": plays[0][0],
+            "trick": len(self.tricks) + 1,
+        }
+        if not self.tricks and self.leftovers:
+            self.leftovers_to = winner
+            data["leftovers"] = len(self.leftovers)
+        completed = (plays[0][0], winner, plays)
+        self.tricks.append(completed)
+        self.last_trick = completed
+        events.append(Event("trick_won", seat=winner, cards=cards, count=len(cards), data=data))
+        self.trick = []
+        self.lead_suit = -1
+        self.leader = winner
+        self._current = winner
+        if not self.sizes[winner]:
+            self._score(events)
+
+    def _score(self, events: list[Event]) -> None:
+        points = list(self.points_visible)
+        if self.leftovers_to is not None:
+            points[self.leftovers_to] += sum(c.points for c in self.leftovers)
+        for seat, seat_points in enumerate(points):
+            if seat_points == MOON_POINTS:  # only all 14 hearts and the Q♠ make 27
+                self.phase = "moon"
+                self._current = seat
+                self.moon_shooter = seat
+                self.pending_points = points
+                return
+        self._end_hand(points, {}, events)
+
+    def _score_moon(self, seat: int, choice: str) -> list[Event]:
+        n = self.players
+        if choice == "self":
+            points = [-MOON_POINTS if s == seat else 0 for s in range(n)]
+        else:
+            points = [0 if s == seat else MOON_POINTS for s in range(n)]
+        events = [Event("moon", seat=seat, data={"choice": choice})]
+        self.moon_shooter = None
+        self._end_hand(points, {"moon": seat, "moon_choice": choice}, events)
+        return events
+
+    def _end_hand(self, points: list[int], notes: dict[str, Any], events: list[Event]) -> None:
+        for seat, seat_points in enumerate(points):
+            self.scores[seat] += seat_points
+        notes["taken_points"] = tuple(self.pending_points or points)
+        notes["dealer"] = self.dealer
+        notes["leftovers"] = tuple(str(c) for c in self.leftovers)
+        notes["leftovers_to"] = self.leftovers_to
+        result = HandResult(
+            number=self.hand_number,
+            points=tuple(points),
+            totals=tuple(self.scores),
+            notes=MappingProxyType(notes),
+        )
+        self.hand_results.append(result)
+        over = self.hand_number >= self.length
+        best = min(self.scores)
+        winners = tuple(s for s in range(self.players) if self.scores[s] == best) if over else ()
+        events.append(
+            Event(
+                "hand_end",
+                cards=tuple(self.leftovers),  # revealed at scoring
+                count=len(self.leftovers),
+                data={
+                    "hand": self.hand_number,
+                    "points": result.points,
+                    "totals": result.totals,
+                    "winners": winners,
+                    "notes": result.notes,
+                },
+            )
+        )
+        if over:
+            self.winners = winners  # D-3: co-winners
+            self.phase = "over"
+            self._current = None
+            events.append(Event("match_end", data={"totals": result.totals, "winners": winners}))
+            return
+        # the deal passes left (D-2); the next game is dealt at once
+        self.dealer = (self.dealer + 1) % self.players
+        events.extend(self._deal_random())
+
+    # -- search support ------------------------------------------------------------------
+
+    def clone(self) -> WildTwistMatch:
+        other = object.__new__(WildTwistMatch)
+        other.__dict__.update(self.__dict__)  # rng shared: the engine no longer draws from it
+        other.scores = self.scores[:]
+        other.hand_results = self.hand_results[:]
+        other.history = self.history[:]
+        other.log = self.log[:]
+        other.hands = [[s[:] for s in hand] for hand in self.hands]
+        other.sizes = self.sizes[:]
+        other.leftovers = self.leftovers[:]
+        other.trick = self.trick[:]
+        other.tricks = self.tricks[:]
+        other.taken = [t[:] for t in self.taken]
+        other.points_visible = self.points_visible[:]
+        other.tricks_won = self.tricks_won[:]
+        other.void_masks = self.void_masks[:]
+        other.pending_points = self.pending_points[:]
+        return other
+
+
+def determinize(
+    view: WildTwistView,
+    rng: random.Random,
+    avoid: Mapping[int, frozenset[str]] | Sequence[frozenset[str]] | None = None,
+) -> WildTwistMatch:
+    """A full match consistent with ``view``, unseen cards dealt at random (for search).
+
+    See :mod:`unotable.engine.wild_twist_sample`.
+    """
+    from .wild_twist_sample import determinize as sample
+
+    return sample(view, rng, avoid)
+
+
+def _as_card(item: Any) -> Card:
+    if isinstance(item, Card):
+        return item
+    if isinstance(item, str):
+        return parse_card(item)
+    raise OptionError(f"not a card: {item!r}")
+
+
+SPECS: dict[str, GameSpec] = {
+    GAME_ID: GameSpec(
+        id=GAME_ID,
+        name=GAME_NAME,
+        description="Hearts with four suit Wilds played HIGH or LOW; fewest points wins.",
+        min_players=4,
+        max_players=8,
+        options=(
+            OptionSpec(
+                name="length",
+                label="Games",
+                kind="int",
+                default=3,
+                help="How many games (deals) the match lasts: Short 1, Medium 3, Long 5.",
+                minimum=1,
+                maximum=99,
+            ),
+            OptionSpec(
+                name="no_points_first_trick",
+                label="No points on the first trick",
+                kind="bool",
+                default=False,
+                help="A player who cannot follow the first trick must discard a card "
+                "that is not a heart or the Q♠, if they hold one.",
+            ),
+        ),
+        match_class=WildTwistMatch,
+    )
+}
+
+__all__ = [
+    "DECK",
+    "SPECS",
+    "Card",
+    "WildTwistMatch",
+    "WildTwistView",
+    "determinize",
+    "parse_card",
+]

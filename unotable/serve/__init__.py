@@ -1,0 +1,240 @@
+"""``unotable serve ssh|web``: host the table for other people.
+
+Only the standard library is imported here: the CLI imports this module to build its
+parser. asyncssh and textual-serve are imported when a server actually starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_SSH_PORT = 2222
+DEFAULT_WEB_PORT = 8000
+DEFAULT_MAX_SESSIONS = 8
+DEFAULT_IDLE_MINUTES = 30.0
+DEFAULT_AUTHORIZED_KEYS = Path("~/.ssh/authorized_keys")
+WILDCARD_HOSTS = ("0.0.0.0", "::", "")
+
+
+class ServeError(Exception):
+    """A reason not to start, shown as one line."""
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid port: {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be 0-65535 (0 picks a free one): {value}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {value}")
+    return value
+
+
+def _minutes(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid number of minutes: {text!r}") from None
+    if not 0 <= value <= 7 * 24 * 60:
+        raise argparse.ArgumentTypeError(f"minutes must be 0 (never) to 10080: {value:g}")
+    return value
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--host",
+        default=DEFAULT_HOST,
+        help=f"address to listen on (default {DEFAULT_HOST}: this machine only)",
+    )
+    common.add_argument(
+        "--data-dir",
+        type=Path,
+        default=argparse.SUPPRESS,
+        metavar="DIR",
+        help="where host key and saved matches live (default: the user data directory)",
+    )
+    modes = parser.add_subparsers(dest="serve_mode", metavar="MODE", required=True)
+
+    ssh = modes.add_parser(
+        "ssh",
+        parents=[common],
+        help="an SSH server: each connection plays its own table",
+        description="Serve unotable over SSH: each connection gets its own table.",
+    )
+    ssh.add_argument("--port", type=_port, default=DEFAULT_SSH_PORT, help="default 2222")
+    ssh.add_argument(
+        "--authorized-keys",
+        type=Path,
+        metavar="FILE",
+        help="public keys allowed in (default ~/.ssh/authorized_keys when it exists)",
+    )
+    ssh.add_argument(
+        "--password-env",
+        metavar="VAR",
+        help="also let in anyone who types the password held in environment variable VAR",
+    )
+    ssh.add_argument(
+        "--open",
+        action="store_true",
+        help="let anyone in without a key or password (a demo on a trusted network)",
+    )
+    ssh.add_argument(
+        "--max-sessions",
+        type=_positive_int,
+        default=DEFAULT_MAX_SESSIONS,
+        metavar="N",
+        help=f"tables at once; further players are told the table is full "
+        f"(default {DEFAULT_MAX_SESSIONS})",
+    )
+    ssh.add_argument(
+        "--idle-timeout",
+        type=_minutes,
+        default=DEFAULT_IDLE_MINUTES,
+        metavar="MINUTES",
+        help=f"disconnect after this long without a key press; the match is kept "
+        f"(default {DEFAULT_IDLE_MINUTES:g}, 0 never)",
+    )
+
+    web = modes.add_parser(
+        "web",
+        parents=[common],
+        help="a web server: each browser tab plays its own table",
+        description="Serve unotable in a browser with textual-serve (no authentication).",
+    )
+    web.add_argument("--port", type=_port, default=DEFAULT_WEB_PORT, help="default 8000")
+    web.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="the address browsers use, when it differs from http://HOST:PORT",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    # --data-dir may also come from the root parser (the app's own option).
+    data_dir = args.data_dir if getattr(args, "data_dir", None) else None
+    try:
+        if args.serve_mode == "ssh":
+            return _run_ssh(args, data_dir)
+        return _run_web(args, data_dir)
+    except ServeError as exc:
+        print(f"unotable serve {args.serve_mode}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _resolve_data_dir(data_dir: Path | None) -> Path:
+    from unotable.serve.paths import default_data_dir
+
+    path = Path(data_dir).expanduser() if data_dir else default_data_dir()
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return path.resolve()
+
+
+def is_loopback(host: str) -> bool:
+    return host == "localhost" or host == "::1" or host.startswith("127.")
+
+
+def _warn(message: str) -> None:
+    print(f"WARNING: {message}", file=sys.stderr, flush=True)
+
+
+def _run_ssh(args: argparse.Namespace, data_dir: Path | None) -> int:
+    password = _password(args.password_env)
+    keys = None if args.open else _authorized_keys(args.authorized_keys, password is not None)
+    if not (args.open or password or keys):
+        raise ServeError(
+            f"nobody could log in: {DEFAULT_AUTHORIZED_KEYS} does not exist. "
+            "Give --authorized-keys FILE, --password-env VAR, or --open"
+        )
+    if args.open:
+        _warn("--open: anyone who can reach this port can play, no key or password asked")
+    else:
+        if keys:
+            print(f"unotable: public keys from {keys[0]}", flush=True)
+        if password:
+            print(f"unotable: password from ${args.password_env}", flush=True)
+
+    import asyncio
+
+    from unotable.serve.ssh import SshSettings, serve_forever
+
+    _log_to_stderr()
+    settings = SshSettings(
+        data_dir=_resolve_data_dir(data_dir),
+        host=args.host,
+        port=args.port,
+        authorized_keys=keys[1] if keys else None,
+        password=None if args.open else password,
+        open_access=args.open,
+        max_sessions=args.max_sessions,
+        idle_timeout=args.idle_timeout * 60,
+    )
+    return asyncio.run(serve_forever(settings))
+
+
+def _password(var: str | None) -> str | None:
+    if var is None:
+        return None
+    # Taken out of the environment so that no player's app process inherits it.
+    value = os.environ.pop(var, "")
+    if not value:
+        raise ServeError(f"--password-env {var}: that environment variable is not set or empty")
+    return value
+
+
+def _authorized_keys(given: Path | None, have_password: bool) -> tuple[Path, Any] | None:
+    """(file, parsed keys), or None when there is no default file to use."""
+    import asyncssh
+
+    path = (given or DEFAULT_AUTHORIZED_KEYS).expanduser()
+    if not path.is_file():
+        if given is not None:
+            raise ServeError(f"--authorized-keys {given}: no such file")
+        return None
+    try:
+        return path, asyncssh.read_authorized_keys(path)
+    except (OSError, ValueError, asyncssh.KeyImportError) as exc:
+        if given is None and have_password:
+            _warn(f"ignoring {path}: {exc}")
+            return None
+        raise ServeError(f"cannot use {path}: {exc}") from None
+
+
+def _log_to_stderr() -> None:
+    """One line per connection event, with the time."""
+    import logging
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
+    logger = logging.getLogger("unotable.serve")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logging.getLogger("asyncssh").setLevel(logging.WARNING)
+
+
+def _run_web(args: argparse.Namespace, data_dir: Path | None) -> int:
+    if not is_loopback(args.host):
+        _warn(
+            f"--host {args.host}: the web table has no login; "
+            "anyone who can reach this address can play"
+        )
+    if args.port == 0:
+        raise ServeError("--port 0 is not supported for web (the page needs its own address)")
+    from unotable.serve.web import serve_forever
+
+    return serve_forever(args.host, args.port, _resolve_data_dir(data_dir), args.public_url)

@@ -1,0 +1,97 @@
+"""Engine speed: random legal moves straight on the match, no views.
+
+    python bench/engine.py [--game G] [--players N] [--seconds S] [--json]
+
+The player is RLCard's random agent: a random card play if there is one, otherwise a
+random other action. Only the seat whose turn it is acts. Prints hands/s and
+decisions/s (one decision = one legal_actions + apply) per game and player count.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from unotable.engine import GAME_IDS, OptionError, get_game
+
+
+def run_one(game_id: str, players: int, seconds: float, seed: int = 1) -> dict[str, object]:
+    spec = get_game(game_id)
+    rng = random.Random(seed)
+    choice = rng.choice
+    hands = decisions = 0
+    match = spec.new_match(players, seed=seed)
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _ in range(1000):
+            seat = match.current
+            if seat is None:  # over: count its hands and start another
+                hands += len(match.hand_results)
+                match = spec.new_match(players, seed=rng.randrange(2**32))
+                seat = match.current
+                assert seat is not None
+            legal = match.legal_actions(seat)
+            plays = [a for a in legal if a.kind == "play"]
+            match.apply(seat, choice(plays or legal))
+            decisions += 1
+        if time.perf_counter() >= deadline:
+            break
+    elapsed = time.perf_counter() - start
+    hands += len(match.hand_results)
+    return {
+        "game": game_id,
+        "players": players,
+        "hands": hands,
+        "decisions": decisions,
+        "seconds": round(elapsed, 3),
+        "hands_per_s": round(hands / elapsed, 1),
+        "decisions_per_s": round(decisions / elapsed),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Engine speed with random legal moves.")
+    parser.add_argument("--game", choices=GAME_IDS, help="one game (default: all four)")
+    parser.add_argument("--players", type=int, help="one player count (default: 2, 4 and 8)")
+    parser.add_argument("--seconds", type=float, default=2.0, help="per game and count")
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    args = parser.parse_args(argv)
+    games = [args.game] if args.game else list(GAME_IDS)
+    rows = []
+    for game_id in games:
+        try:
+            spec = get_game(game_id)
+        except (ImportError, AttributeError) as exc:  # another engine not written yet
+            print(f"skipping {game_id}: {exc}", file=sys.stderr)
+            continue
+        counts = [args.players] if args.players else [2, 4, 8]
+        for players in counts:
+            try:
+                spec.check_players(players)
+            except OptionError:
+                continue
+            row = run_one(game_id, players, args.seconds)
+            rows.append(row)
+            if args.json:
+                print(json.dumps(row), flush=True)
+    if not args.json:
+        print(
+            f"{'game':<20}{'players':>8}{'hands':>9}{'decisions':>11}{'hands/s':>10}{'decisions/s':>13}"
+        )
+        for r in rows:
+            print(
+                f"{r['game']:<20}{r['players']:>8}{r['hands']:>9}{r['decisions']:>11}"
+                f"{r['hands_per_s']:>10}{r['decisions_per_s']:>13}"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

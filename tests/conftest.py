@@ -1,0 +1,43 @@
+"""Shared fixtures: explicit UNO deals for scenario tests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pytest
+
+from unotable.engine import get_game
+
+# A default draw pile (top first) of plain blue numbers, so draws are predictable.
+FILLER = ("B6", "B7", "B8", "Y6", "Y7", "Y8", "G6", "G7", "G8")
+
+
+@pytest.fixture
+def deal() -> Callable[..., Any]:
+    """``deal(hands, first="R5", pile=FILLER, dealer=None, game="uno", **options)``.
+
+    By default the last seat deals, so seat 0 plays first.
+    """
+
+    def make(
+        hands: Sequence[Sequence[str]],
+        first: str = "R5",
+        pile: Sequence[str] = FILLER,
+        dealer: int | None = None,
+        game: str = "uno",
+        seed: int = 1,
+        **options: Any,
+    ) -> Any:
+        players = len(hands)
+        return get_game(game).from_deal(
+            players,
+            options=options,
+            seed=seed,
+            hands=[list(h) for h in hands],
+            draw_pile=list(pile),
+            first_discard=first,
+            dealer=players - 1 if dealer is None else dealer,
+        )
+
+    return make

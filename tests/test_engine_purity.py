@@ -1,0 +1,27 @@
+"""The engine is pure Python: importing it (and playing) pulls in no UI library."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+CHECK = """
+import sys
+import unotable.engine
+from unotable.engine import GAME_IDS, get_game
+for game_id in GAME_IDS:
+    spec = get_game(game_id)
+    match = spec.new_match(spec.min_players, seed=1)
+    seat = match.actors()[0]
+    match.apply(seat, match.legal_actions(seat)[0])
+    match.view(seat)
+bad = sorted(m for m in sys.modules if m.split(".")[0] in ("textual", "rich", "asyncssh"))
+print(",".join(bad))
+"""
+
+
+def test_engine_imports_no_textual_or_rich():
+    result = subprocess.run(
+        [sys.executable, "-c", CHECK], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert result.stdout.strip() == "", f"the engine imported {result.stdout.strip()}"

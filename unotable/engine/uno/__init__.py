@@ -1,0 +1,90 @@
+"""UNO and UNO Minecraft (RULES.md §3): ``SPECS`` for the registry, cards, view, search help.
+
+>>> from unotable.engine import get_game
+>>> match = get_game("uno").from_deal(2, hands=[["R7", "R8"], ["B1", "B2"]], first_discard="R1")
+>>> [str(a) for a in match.legal_actions(1)]
+['R7', 'R7!', 'R8', 'R8!', 'draw']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+from ..core import GameSpec, OptionSpec
+from .cards import ALL_CARDS, CLASSIC_DECK, MINECRAFT_DECK, UnoCard, parse_card
+from .determinize import determinize as _determinize
+from .match import MinecraftMatch, UnoMatch
+from .view import UnoView
+
+OPTIONS = (
+    OptionSpec(
+        "target",
+        "Target score",
+        "int",
+        500,
+        "The match ends when someone's total reaches this score.",
+        minimum=1,
+        maximum=10000,
+    ),
+    OptionSpec(
+        "scoring",
+        "Scoring",
+        "choice",
+        "standard",
+        "standard: whoever goes out scores the others' cards, highest wins. "
+        "running: everyone adds the cards they are left holding, lowest wins.",
+        choices=("standard", "running"),
+    ),
+    OptionSpec(
+        "wd4_bluff",
+        "Wild Draw Four bluffing",
+        "bool",
+        True,
+        "Allow a Wild Draw Four while holding the colour on the pile; "
+        "the next player may challenge it.",
+    ),
+)
+
+SPECS: dict[str, GameSpec] = {
+    "uno": GameSpec(
+        "uno",
+        "UNO",
+        "Classic UNO: match the pile by colour or number, first to empty their hand scores.",
+        2,
+        8,
+        OPTIONS,
+        UnoMatch,
+    ),
+    "uno-minecraft": GameSpec(
+        "uno-minecraft",
+        "UNO Minecraft",
+        "UNO with four Creepers: draw one and everyone sees it, then you take three more.",
+        2,
+        8,
+        OPTIONS,
+        MinecraftMatch,
+    ),
+}
+
+
+def determinize(
+    view: UnoView, rng: random.Random, avoid: Mapping[int, frozenset[str]] | None = None
+) -> UnoMatch:
+    """A full match consistent with ``view``, unseen cards dealt at random (see module)."""
+    return _determinize(SPECS[view.game], view, rng, avoid)
+
+
+__all__ = [
+    "ALL_CARDS",
+    "CLASSIC_DECK",
+    "MINECRAFT_DECK",
+    "OPTIONS",
+    "SPECS",
+    "MinecraftMatch",
+    "UnoCard",
+    "UnoMatch",
+    "UnoView",
+    "determinize",
+    "parse_card",
+]

@@ -1,0 +1,109 @@
+"""Sample a full match consistent with what one seat knows (for search players)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+from operator import attrgetter
+
+from ..core import GameSpec, Match
+from .cards import COLOR_INDEX, CREEPER_CARD, MATCH, WD4, UnoCard
+from .match import PENDING_CHALLENGE, PENDING_DRAWN, UnoMatch
+from .view import UnoView
+
+
+def determinize(
+    spec: GameSpec,
+    view: UnoView,
+    rng: random.Random,
+    avoid: Mapping[int, frozenset[str]] | None = None,
+) -> UnoMatch:
+    """A match agreeing with ``view``: the viewer's hand, every public card, hand sizes,
+    draw pile size and known cards; unseen cards go at random to the other hands and
+    the draw pile. ``avoid[s]`` names colours seat s probably lacks (dropped when
+    impossible). The match plays on normally; its own rng is drawn from ``rng``.
+    """
+    if view.phase == "over":
+        raise ValueError("the match is over: there is nothing to determinize")
+    cls = spec.match_class
+    assert issubclass(cls, UnoMatch)
+    match = cls.__new__(cls)
+    Match.__init__(match, spec, view.players, dict(view.options), rng.getrandbits(63))
+    match._reset_table()
+    n = view.players
+    me = view.seat
+    match.hand_number = view.hand_number
+    match.scores = list(view.scores)
+    match.hand_results = [view.last_hand] if view.last_hand is not None else []
+    match.dealer = view.dealer
+    match.direction = view.direction
+    match.turn = view.current
+    match.discard = list(view.discard)
+    match.color = COLOR_INDEX[view.active_color] if view.active_color else 0
+    match.pending = view.pending
+    match.exposed = view.exposed
+    match.passes = view.passes
+    match.revealed = list(view.revealed)
+
+    pool = Counter(cls.DECK)
+    pool.subtract(view.hand)
+    pool.subtract(view.discard)
+    hands: list[list[UnoCard]] = [[] for _ in range(n)]
+    hands[me] = list(view.hand)
+    for seat, cards in enumerate(view.known):
+        if seat == me:
+            continue
+        for card in cards:
+            if pool[card] > 0 and len(hands[seat]) < view.hand_sizes[seat]:
+                pool[card] -= 1
+                hands[seat].append(card)
+        creepers = [c for c in hands[seat] if c is CREEPER_CARD]
+        match.public_known[seat] = creepers[: view.revealed[seat]]
+        if len(hands[seat]) > len(match.public_known[seat]):
+            match.private_known[(me, seat)] = list(hands[seat])
+    unseen = list(pool.elements())
+    rng.shuffle(unseen)
+
+    current = view.current
+    if view.pending == PENDING_DRAWN and current is not None:
+        if current == me:
+            match.drawn = view.drawn
+        else:
+            # the current seat drew a card it may play: sample one that fits
+            ok = MATCH[view.top.index][match.color]
+            for i, card in enumerate(unseen):
+                if ok[card.index] and (card is not WD4 or match.bluff_allowed):
+                    match.drawn = unseen.pop(i)
+                    hands[current].append(card)
+                    break
+
+    avoid = avoid or {}
+    for seat in range(n):
+        if seat == me:
+            continue
+        need = view.hand_sizes[seat] - len(hands[seat])
+        if need <= 0:
+            continue
+        lacks = avoid.get(seat)
+        if lacks:
+            fits = [i for i, c in enumerate(unseen) if c.color not in lacks]
+            if len(fits) >= need:
+                chosen = set(fits[:need])
+                hands[seat] += [unseen[i] for i in fits[:need]]
+                unseen = [c for i, c in enumerate(unseen) if i not in chosen]
+                continue
+        hands[seat] += unseen[:need]
+        del unseen[:need]
+    match.hands = [sorted(h, key=attrgetter("index")) for h in hands]
+    match.draw_pile = unseen[: view.draw_pile_size]
+    match.out_of_play = unseen[view.draw_pile_size :]
+
+    if view.pending == PENDING_CHALLENGE and current is not None:
+        offender = (current - view.direction) % n
+        color = COLOR_INDEX[view.challenge_color or "R"]
+        match.wd4_player = offender
+        match.wd4_color = color
+        match.wd4_hand = tuple(match.hands[offender])
+        match.wd4_guilty = any(c.color_index == color for c in match.hands[offender])
+    return match

@@ -1,0 +1,883 @@
+"""The UNO match: RULES.md §3, classic and Minecraft (the Creeper, §3.10)."""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+from collections.abc import Mapping
+from operator import attrgetter
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from ..core import Action, Event, GameSpec, HandResult, Match, cards_from, parse_action
+from ..errors import IllegalAction, OptionError
+from .cards import (
+    ACCEPT,
+    CATCH,
+    CHALLENGE,
+    CLASSIC_CARDS,
+    CLASSIC_DECK,
+    COLOR_CHOICES,
+    COLOR_INDEX,
+    COLOR_NAMES,
+    COLORS,
+    CREEPER_CARD,
+    DRAW,
+    DRAW_TWO,
+    KEEP,
+    MATCH,
+    MINECRAFT_DECK,
+    PASS,
+    PLAYS,
+    PLAYS_UNO,
+    REVERSE,
+    SKIP,
+    UNO_CALL,
+    WD4,
+    UnoCard,
+    parse_card,
+)
+from .cards import ALL_CARDS as _ALL_CARDS
+from .view import UnoView
+
+HAND_SIZE = 7
+PENDING_COLOR = "color"
+PENDING_DRAWN = "drawn"
+PENDING_CHALLENGE = "challenge"
+_CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({"play": COLORS, "color": COLORS})
+_WORD_TO_COLOR = {name: letter for letter, name in COLOR_NAMES.items()}
+_SINGLE_SEATS = tuple((s,) for s in range(16))
+_NO_CARDS: tuple[UnoCard, ...] = ()
+_card_index = attrgetter("index")  # hands are kept sorted by card index
+
+
+# Events repeat a lot; they are immutable, so the common ones are built once.
+# Indexed [seat][slot]: slot = card index * 10 + (declared colour index + 1) * 2 + uno.
+_PLAY_EVENTS: list[list[Event | None]] = [[None] * (len(_ALL_CARDS) * 10) for _ in range(16)]
+_DRAW_EVENTS: list[list[Event | None]] = [[None] * len(_ALL_CARDS) for _ in range(16)]
+_ONLY: tuple[frozenset[int], ...] = tuple(frozenset({s}) for s in range(16))
+_TURN_DRAW = MappingProxyType({"reason": "turn"})
+
+
+class UnoMatch(Match):
+    """Classic UNO (108 cards)."""
+
+    game_id: ClassVar[str] = "uno"
+    DECK: ClassVar[tuple[UnoCard, ...]] = CLASSIC_DECK
+    CARDS: ClassVar[frozenset[UnoCard]] = frozenset(CLASSIC_CARDS)
+    WITH_CREEPERS: ClassVar[bool] = False
+
+    def __init__(
+        self,
+        spec: GameSpec,
+        players: int,
+        options: dict[str, Any],
+        seed: int | None,
+        deal: Mapping[str, Any] | None = None,
+    ) -> None:
+        super().__init__(spec, players, options, seed, deal)
+        self._reset_table()
+        events: list[Event] = []
+        if deal is None:
+            self.dealer = self._choose_dealer(events)
+            self._start_hand(events)
+        else:
+            self._start_explicit_hand(dict(deal), events)
+        self.log.extend(events)
+
+    # -- state ----------------------------------------------------------------------
+
+    def _reset_table(self) -> None:
+        n = self.players
+        self.bluff_allowed: bool = bool(self.options["wd4_bluff"])
+        self.running_scores: bool = self.options["scoring"] == "running"
+        self.target: int = int(self.options["target"])
+        self.dealer = 0
+        self.hands: list[list[UnoCard]] = [[] for _ in range(n)]
+        self.draw_pile: list[UnoCard] = []  # the top card is last
+        self.discard: list[UnoCard] = []  # the top card is last
+        self.color = 0  # index into COLORS of the active colour
+        self.direction = 1
+        self.turn: int | None = None
+        self.pending: str | None = None
+        self.drawn: UnoCard | None = None
+        self.exposed: int | None = None
+        self.passes = 0
+        self.wd4_player: int | None = None
+        self.wd4_color = 0  # the active colour the pending WD4 was played on
+        self.wd4_guilty = False
+        self.wd4_hand: tuple[UnoCard, ...] = ()
+        self.revealed = [0] * n
+        self.public_known: list[list[UnoCard]] = [[] for _ in range(n)]
+        # (observer, holder) -> cards the observer saw in the holder's hand (challenges)
+        self.private_known: dict[tuple[int, int], list[UnoCard]] = {}
+        self.out_of_play: list[UnoCard] = []  # cards an explicit deal left out
+
+    @property
+    def current(self) -> int | None:
+        return self.turn
+
+    @property
+    def last_hand(self) -> HandResult | None:
+        return self.hand_results[-1] if self.hand_results else None
+
+    # -- notation -------------------------------------------------------------------
+
+    @classmethod
+    def parse_card(cls, text: str) -> UnoCard:
+        return parse_card(text, cls.WITH_CREEPERS)
+
+    @classmethod
+    def parse_action(cls, text: str) -> Action:
+        if isinstance(text, str) and (">" in text or ":" in text):
+            text = _colour_words_to_letters(text)
+        return parse_action(text, cls.parse_card, _CHOICES)
+
+    # -- setting up a hand ----------------------------------------------------------
+
+    def _choose_dealer(self, events: list[Event]) -> int:
+        """D-28: everyone draws, highest number deals; tied players draw again."""
+        deck = list(self.DECK)
+        self.rng.shuffle(deck)
+        drawing = list(range(self.players))
+        round_number = 1
+        while True:
+            best = -1
+            best_seats: list[int] = []
+            for seat in drawing:
+                card = deck.pop()
+                value = card.points if card.effect == 0 else 0
+                events.append(
+                    Event(
+                        "dealer_draw",
+                        seat,
+                        (card,),
+                        1,
+                        MappingProxyType({"value": value, "round": round_number}),
+                    )
+                )
+                if value > best:
+                    best, best_seats = value, [seat]
+                elif value == best:
+                    best_seats.append(seat)
+            if len(best_seats) == 1:
+                events.append(Event("dealer", best_seats[0]))
+                return best_seats[0]
+            drawing = best_seats
+            round_number += 1
+
+    def _new_hand_state(self) -> None:
+        n = self.players
+        self.hand_number += 1
+        self.hands = [[] for _ in range(n)]
+        self.direction = 1
+        self.pending = None
+        self.drawn = None
+        self.exposed = None
+        self.passes = 0
+        self.wd4_player = None
+        self.wd4_hand = ()
+        self.revealed = [0] * n
+        self.public_known = [[] for _ in range(n)]
+        self.private_known = {}
+        self.out_of_play = []
+
+    def _start_hand(self, events: list[Event]) -> None:
+        self._new_hand_state()
+        deck = list(self.DECK)
+        self.rng.shuffle(deck)
+        n = self.players
+        hands = self.hands
+        for _ in range(HAND_SIZE):
+            for i in range(1, n + 1):
+                hands[(self.dealer + i) % n].append(deck.pop())
+        for hand in hands:
+            hand.sort(key=_card_index)
+        self.draw_pile = deck
+        self.discard = []
+        self._deal_events(events)
+        self._flip(None, events)
+
+    def _start_explicit_hand(self, deal: dict[str, Any], events: list[Event]) -> None:
+        """``from_deal``: hands, draw_pile (top first), first_discard, dealer."""
+        known = {"hands", "draw_pile", "first_discard", "dealer"}
+        unknown = set(deal) - known
+        if unknown:
+            raise OptionError(f"unknown deal keys {sorted(unknown)}; use {sorted(known)}")
+        self._new_hand_state()
+        n = self.players
+        raw_hands = deal.get("hands")
+        if raw_hands is None or len(raw_hands) != n:
+            raise OptionError(f"the deal needs hands=[...] with one hand per seat ({n})")
+        dealer = deal.get("dealer", 0)
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise OptionError(f"dealer must be a seat number from 0 to {n - 1}")
+        self.dealer = dealer
+        self.hands = [sorted(self._cards(h), key=_card_index) for h in raw_hands]
+        if not all(self.hands):
+            raise OptionError("every seat needs at least one card in the deal")
+        first = deal.get("first_discard")
+        first_card = None if first is None else self._cards([first])[0]
+        remaining = list(self.DECK)
+        for card in [c for h in self.hands for c in h] + ([first_card] if first_card else []):
+            if card not in remaining:
+                raise OptionError(f"the deal holds more {card} cards than the deck has")
+            remaining.remove(card)
+        if deal.get("draw_pile") is None:
+            self.rng.shuffle(remaining)
+            self.draw_pile = remaining
+        else:
+            pile = self._cards(deal["draw_pile"])
+            for card in pile:
+                if card not in remaining:
+                    raise OptionError(f"the deal holds more {card} cards than the deck has")
+                remaining.remove(card)
+            self.draw_pile = pile[::-1]
+            self.out_of_play = remaining
+        self.discard = []
+        self._deal_events(events)
+        self._flip(first_card, events)
+
+    def _cards(self, items: Any) -> list[UnoCard]:
+        cards: list[UnoCard] = cards_from(list(items), self.parse_card)
+        for card in cards:
+            if card not in self.CARDS:
+                raise OptionError(f"{card!r} is not a card of {self.spec.name}")
+        return cards
+
+    def _deal_events(self, events: list[Event]) -> None:
+        events.append(Event("deal", self.dealer, count=HAND_SIZE, data={"hand": self.hand_number}))
+        for seat, hand in enumerate(self.hands):
+            events.append(Event("hand", seat, tuple(hand), len(hand), private_to=_ONLY[seat]))
+
+    def _flip(self, card: UnoCard | None, events: list[Event]) -> None:
+        """D-29: turn up the first discard and apply its effect."""
+        pile = self.draw_pile
+        rng = self.rng
+        while True:
+            if card is None:
+                if not pile:
+                    raise OptionError("the draw pile is empty: nothing to turn up")
+                card = pile.pop()
+            events.append(Event("flip", None, (card,), 1))
+            if card is not WD4:
+                break
+            if all(c is WD4 for c in pile):
+                raise OptionError("only Wild Draw Fours are left to turn up")
+            pile.insert(rng.randrange(len(pile) + 1), card)
+            events.append(Event("flip_return", None, (card,), 1))
+            card = None
+        self.discard.append(card)
+        n = self.players
+        left = (self.dealer + 1) % n
+        self.turn = left
+        if card.is_wild:
+            self.pending = PENDING_COLOR
+            self.color = 0
+            return
+        self.color = card.color_index
+        effect = card.effect
+        if effect == SKIP:
+            events.append(Event("skip", left))
+            self.turn = (left + 1) % n
+        elif effect == REVERSE:
+            self.direction = -1
+            events.append(Event("reverse", None, data={"direction": -1}))
+            self.turn = self.dealer
+        elif effect == DRAW_TWO:
+            self._penalty(left, 2, "draw_two", events)
+            events.append(Event("skip", left))
+            self.turn = (left + 1) % n
+
+    # -- drawing --------------------------------------------------------------------
+
+    def _reshuffle(self, events: list[Event]) -> bool:
+        """§3.8: the discard pile but its top becomes the draw pile. False if impossible."""
+        discard = self.discard
+        if len(discard) <= 1:
+            return False
+        top = discard.pop()
+        pile = discard
+        self.rng.shuffle(pile)
+        self.draw_pile = pile
+        self.discard = [top]
+        events.append(Event("reshuffle", None, count=len(pile)))
+        return True
+
+    def _take(self, seat: int, count: int, reason: str, events: list[Event]) -> list[UnoCard]:
+        """Draw ``count`` cards for ``seat`` (as many as exist), Creepers triggering."""
+        hand = self.hands[seat]
+        chunk: list[UnoCard] = []
+        taken: list[UnoCard] = []
+        data = MappingProxyType({"reason": reason})
+        for _ in range(count):
+            if not self.draw_pile:
+                self._flush(seat, chunk, data, events)
+                if not self._reshuffle(events):
+                    break
+            card = self.draw_pile.pop()
+            insort(hand, card, key=_card_index)
+            chunk.append(card)
+            taken.append(card)
+            if card is CREEPER_CARD:
+                self._flush(seat, chunk, data, events)
+                self._creeper(seat, events)
+        self._flush(seat, chunk, data, events)
+        if taken:
+            self.passes = 0
+        return taken
+
+    def _flush(
+        self, seat: int, chunk: list[UnoCard], data: Mapping[str, Any], events: list[Event]
+    ) -> None:
+        if chunk:
+            events.append(Event("draw", seat, tuple(chunk), len(chunk), data, _ONLY[seat]))
+            chunk.clear()
+
+    def _creeper(self, seat: int, events: list[Event]) -> None:
+        """D-36: reveal the Creeper, then 3 silent bonus cards that trigger nothing."""
+        self.revealed[seat] += 1
+        self.public_known[seat].append(CREEPER_CARD)
+        events.append(Event("creeper", seat, (CREEPER_CARD,), 1))
+        hand = self.hands[seat]
+        bonus: list[UnoCard] = []
+        for _ in range(3):
+            if not self.draw_pile:
+                if bonus:
+                    events.append(Event("bonus", seat, tuple(bonus), len(bonus), {}, _ONLY[seat]))
+                    bonus = []
+                if not self._reshuffle(events):
+                    break
+            card = self.draw_pile.pop()
+            insort(hand, card, key=_card_index)
+            bonus.append(card)
+        if bonus:
+            events.append(Event("bonus", seat, tuple(bonus), len(bonus), {}, _ONLY[seat]))
+
+    def _penalty(self, seat: int, count: int, reason: str, events: list[Event]) -> None:
+        events.append(Event("penalty", seat, count=count, data={"reason": reason}))
+        self._take(seat, count, reason, events)
+
+    # -- what a seat may do ----------------------------------------------------------
+
+    def actors(self) -> tuple[int, ...]:
+        if self.winners:
+            return ()
+        exposed = self.exposed
+        if exposed is None:
+            return _SINGLE_SEATS[self.turn] if self.turn is not None else ()
+        return tuple(range(self.players))  # the exposed seat calls, the others catch
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self.winners:
+            return []
+        acts: list[Action] = []
+        if seat == self.turn:
+            pending = self.pending
+            if pending is None:
+                self._turn_actions(seat, acts)
+            elif pending == PENDING_DRAWN:
+                card = self.drawn
+                assert card is not None
+                acts += PLAYS[card.index]
+                if len(self.hands[seat]) == 2:
+                    acts += PLAYS_UNO[card.index]
+                acts.append(KEEP)
+            elif pending == PENDING_CHALLENGE:
+                acts += (CHALLENGE, ACCEPT)
+            else:
+                acts += COLOR_CHOICES
+        exposed = self.exposed
+        if exposed is not None and 0 <= seat < self.players:
+            acts.append(UNO_CALL if seat == exposed else CATCH[exposed])
+        return acts
+
+    def _turn_actions(self, seat: int, acts: list[Action]) -> None:
+        hand = self.hands[seat]
+        ok = MATCH[self.discard[-1].index][self.color]
+        two = len(hand) == 2
+        previous = None
+        for card in hand:
+            if card is previous:
+                continue
+            previous = card
+            if ok[card.index]:
+                if card is WD4 and not self.bluff_allowed and self._holds_color(hand):
+                    continue
+                acts += PLAYS[card.index]
+                if two:
+                    acts += PLAYS_UNO[card.index]
+        if self.draw_pile or len(self.discard) > 1:
+            acts.append(DRAW)
+        elif not acts:
+            acts.append(PASS)
+
+    def _holds_color(self, hand: list[UnoCard]) -> bool:
+        color = self.color
+        return any(card.color_index == color for card in hand)
+
+    def _playable(self, card: UnoCard, hand: list[UnoCard]) -> bool:
+        if not MATCH[self.discard[-1].index][self.color][card.index]:
+            return False
+        return card is not WD4 or self.bluff_allowed or not self._holds_color(hand)
+
+    # -- applying an action ------------------------------------------------------------
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        kind = action.kind
+        if kind == "play":
+            return self._play(seat, action)
+        if kind == "draw":
+            return self._draw(seat)
+        if kind == "uno":
+            return self._late_call(seat)
+        if kind == "catch":
+            return self._catch(seat, action)
+        if kind == "keep":
+            return self._keep(seat)
+        if kind in ("challenge", "accept"):
+            return self._answer(seat, kind == "challenge")
+        if kind == "color":
+            return self._choose_color(seat, action)
+        if kind == "pass":
+            return self._pass(seat)
+        raise IllegalAction(f"{action} is not an action in UNO")
+
+    def _check_turn(self, seat: int, pending: str | None) -> None:
+        turn = self.turn
+        if seat != turn:
+            if turn is None:
+                raise IllegalAction("nobody is to play a card right now")
+            raise IllegalAction(f"it is seat {turn}'s turn, not seat {seat}'s")
+        current = self.pending
+        if current == pending:
+            return
+        if current == PENDING_CHALLENGE:
+            raise IllegalAction("a Wild Draw Four was played on you: challenge or accept it")
+        if current == PENDING_COLOR:
+            raise IllegalAction("first choose the colour of the Wild on the pile (color:R)")
+        if current == PENDING_DRAWN:
+            raise IllegalAction("you drew this turn: play the drawn card or keep it")
+        if pending == PENDING_DRAWN:
+            raise IllegalAction("you have not drawn a card this turn")
+        if pending == PENDING_CHALLENGE:
+            raise IllegalAction("there is no Wild Draw Four to challenge")
+        raise IllegalAction("the colour is already chosen")
+
+    def _play(self, seat: int, action: Action) -> list[Event]:
+        card = action.card
+        if type(card) is not UnoCard or card not in self.CARDS:
+            raise IllegalAction(f"{card!s} is not a card of {self.spec.name}")
+        turn = self.turn
+        if seat != turn or self.pending is not None:
+            if self.pending == PENDING_DRAWN and seat == turn:
+                if card is not self.drawn:
+                    raise IllegalAction("you drew this turn: you may only play the drawn card")
+            else:
+                self._check_turn(seat, None)
+        hand = self.hands[seat]
+        if card not in hand:
+            raise IllegalAction(f"you do not hold {card}")
+        top = self.discard[-1]
+        color = self.color
+        if not MATCH[top.index][color][card.index]:
+            raise IllegalAction(
+                f"{card} does not match the {top} on the pile "
+                f"(active colour {COLOR_NAMES[COLORS[color]]})"
+            )
+        choice = action.choice
+        if card.is_wild:
+            if choice not in COLOR_INDEX:
+                raise IllegalAction(f"say which colour the {card.name} makes: {card}>R, {card}>G")
+        elif choice is not None:
+            raise IllegalAction(f"only a wild card names a colour: play {card}, not {action}")
+        if card is WD4 and not self.bluff_allowed and self._holds_color(hand):
+            raise IllegalAction(
+                f"Wild Draw Four is a bluff here: you hold a {COLOR_NAMES[COLORS[color]]} card"
+            )
+        if action.uno and len(hand) != 2:
+            raise IllegalAction("call UNO only with the play that leaves you one card")
+
+        # -- carry it out (nothing above changed anything) --
+        events: list[Event] = []
+        self.exposed = None
+        self.pending = None
+        self.drawn = None
+        self.passes = 0
+        hand.remove(card)
+        self.discard.append(card)
+        if self.public_known[seat] or self.private_known:
+            self._forget(seat, card)
+        new_color = COLOR_INDEX[choice] if choice is not None else card.color_index
+        slot = card.index * 10 + (new_color + 1 if card.is_wild else 0) * 2 + action.uno
+        event = _PLAY_EVENTS[seat][slot]
+        if event is None:
+            data = {"color": COLORS[new_color], "uno": action.uno, "action": str(action)}
+            event = Event("play", seat, (card,), 1, MappingProxyType(data))
+            _PLAY_EVENTS[seat][slot] = event
+        events.append(event)
+        self.color = new_color
+        n = self.players
+        step = self.direction
+        effect = card.effect
+        if not hand:
+            if effect == DRAW_TWO or card is WD4:
+                self._penalty(
+                    (seat + step) % n,
+                    2 if effect == DRAW_TWO else 4,
+                    "draw_two" if effect == DRAW_TWO else "wild_draw_four",
+                    events,
+                )
+            self._end_hand(seat, False, events)
+            return events
+        if action.uno:
+            events.append(Event("uno", seat, data={"late": False}))
+        elif len(hand) == 1:
+            self.exposed = seat
+            events.append(Event("exposed", seat))
+        if effect == 0 or (card.is_wild and card is not WD4):
+            self.turn = (seat + step) % n
+        elif effect == SKIP:
+            victim = (seat + step) % n
+            events.append(Event("skip", victim))
+            self.turn = (victim + step) % n
+        elif effect == REVERSE:
+            step = self.direction = -step
+            events.append(Event("reverse", seat, data={"direction": step}))
+            self.turn = (seat + (2 * step if n == 2 else step)) % n
+        elif effect == DRAW_TWO:
+            victim = (seat + step) % n
+            self._penalty(victim, 2, "draw_two", events)
+            events.append(Event("skip", victim))
+            self.turn = (victim + step) % n
+        else:  # Wild Draw Four
+            victim = (seat + step) % n
+            if self.bluff_allowed:
+                self.wd4_player = seat
+                self.wd4_color = color
+                self.wd4_guilty = any(c.color_index == color for c in hand)
+                self.wd4_hand = tuple(hand)
+                self.pending = PENDING_CHALLENGE
+                self.turn = victim
+            else:
+                self._penalty(victim, 4, "wild_draw_four", events)
+                events.append(Event("skip", victim))
+                self.turn = (victim + step) % n
+        return events
+
+    def _forget(self, seat: int, card: UnoCard) -> None:
+        """The card left the hand: others no longer know it is held there."""
+        known = self.public_known[seat]
+        if card in known:
+            known.remove(card)
+        for key, cards in list(self.private_known.items()):
+            if key[1] == seat and card in cards:
+                cards.remove(card)
+                if not cards:
+                    del self.private_known[key]
+
+    def _draw(self, seat: int) -> list[Event]:
+        self._check_turn(seat, None)
+        if not self.draw_pile and len(self.discard) <= 1:
+            if self._can_play(seat):
+                raise IllegalAction("there is nothing to draw: play a matching card")
+            raise IllegalAction("there is nothing to draw: pass")
+        events: list[Event] = []
+        self.exposed = None
+        hand = self.hands[seat]
+        pile = self.draw_pile
+        if pile:
+            card = pile.pop()
+            self.passes = 0
+            insort(hand, card, key=_card_index)
+            if card is CREEPER_CARD:
+                events.append(Event("draw", seat, (card,), 1, _TURN_DRAW, _ONLY[seat]))
+                self._creeper(seat, events)
+            else:
+                event = _DRAW_EVENTS[seat][card.index]
+                if event is None:
+                    event = Event("draw", seat, (card,), 1, _TURN_DRAW, _ONLY[seat])
+                    _DRAW_EVENTS[seat][card.index] = event
+                events.append(event)
+        else:
+            card = self._take(seat, 1, "turn", events)[0]
+        if self._playable(card, hand):
+            self.pending = PENDING_DRAWN
+            self.drawn = card
+        else:
+            self.turn = (seat + self.direction) % self.players
+        return events
+
+    def _can_play(self, seat: int) -> bool:
+        hand = self.hands[seat]
+        return any(self._playable(card, hand) for card in hand)
+
+    def _keep(self, seat: int) -> list[Event]:
+        self._check_turn(seat, PENDING_DRAWN)
+        self.exposed = None
+        self.pending = None
+        self.drawn = None
+        self.turn = (seat + self.direction) % self.players
+        return [Event("keep", seat)]
+
+    def _pass(self, seat: int) -> list[Event]:
+        self._check_turn(seat, None)
+        if self.draw_pile or len(self.discard) > 1:
+            raise IllegalAction("you may pass only when there is nothing to draw: draw a card")
+        if self._can_play(seat):
+            raise IllegalAction("you hold a matching card: you must play it")
+        events = [Event("pass", seat)]
+        self.exposed = None
+        self.passes += 1
+        if self.passes >= self.players:
+            self._end_blocked(seat, events)
+        else:
+            self.turn = (seat + self.direction) % self.players
+        return events
+
+    def _answer(self, seat: int, challenge: bool) -> list[Event]:
+        """D-33: the Wild Draw Four victim challenges or accepts."""
+        self._check_turn(seat, PENDING_CHALLENGE)
+        events: list[Event] = []
+        self.exposed = None
+        self.pending = None
+        offender = self.wd4_player
+        assert offender is not None
+        step = self.direction
+        n = self.players
+        if not challenge:
+            events.append(Event("accept", seat, data={"target": offender}))
+            self._penalty(seat, 4, "wild_draw_four", events)
+            events.append(Event("skip", seat))
+            self.turn = (seat + step) % n
+        else:
+            guilty = self.wd4_guilty
+            events.append(Event("challenge", seat, data={"target": offender, "guilty": guilty}))
+            shown = self.wd4_hand
+            events.append(Event("reveal", offender, shown, len(shown), {}, _ONLY[seat]))
+            self.private_known[(seat, offender)] = list(shown)
+            if guilty:
+                self._penalty(offender, 4, "challenge", events)
+                self.turn = seat
+            else:
+                self._penalty(seat, 6, "challenge", events)
+                events.append(Event("skip", seat))
+                self.turn = (seat + step) % n
+        self.wd4_player = None
+        self.wd4_hand = ()
+        return events
+
+    def _choose_color(self, seat: int, action: Action) -> list[Event]:
+        self._check_turn(seat, PENDING_COLOR)
+        choice = action.choice
+        if choice not in COLOR_INDEX:
+            raise IllegalAction(f"choose one of the colours {', '.join(COLORS)}")
+        self.color = COLOR_INDEX[choice]
+        self.pending = None
+        return [Event("color", seat, data={"color": choice})]
+
+    def _late_call(self, seat: int) -> list[Event]:
+        if self.exposed != seat:
+            raise IllegalAction("you have nothing to call UNO for now")
+        self.exposed = None
+        return [Event("uno", seat, data={"late": True})]
+
+    def _catch(self, seat: int, action: Action) -> list[Event]:
+        target = action.target
+        exposed = self.exposed
+        if exposed is None or target != exposed:
+            raise IllegalAction(f"seat {target} cannot be caught now")
+        if seat == exposed:
+            raise IllegalAction("you cannot catch yourself: call uno instead")
+        self.exposed = None
+        events = [Event("catch", seat, data={"target": exposed})]
+        if len(self.hands[exposed]) == 1:
+            self._penalty(exposed, 2, "catch", events)
+        return events
+
+    # -- the end of a hand and of the match ------------------------------------------------
+
+    def _end_blocked(self, last: int, events: list[Event]) -> None:
+        """§3.8: lowest hand value wins; ties to the first in turn order from the next."""
+        n = self.players
+        step = self.direction
+        best: int | None = None
+        best_value = 0
+        for i in range(1, n + 1):
+            seat = (last + i * step) % n
+            value = _hand_value(self.hands[seat])
+            if best is None or value < best_value:
+                best, best_value = seat, value
+        assert best is not None
+        self._end_hand(best, True, events)
+
+    def _end_hand(self, winner: int, blocked: bool, events: list[Event]) -> None:
+        values = [_hand_value(h) for h in self.hands]
+        values[winner] = 0  # scored as if they had gone out
+        if self.running_scores:
+            points = values
+        else:
+            points = [0] * self.players
+            points[winner] = sum(values)
+        for seat, p in enumerate(points):
+            self.scores[seat] += p
+        totals = tuple(self.scores)
+        result = HandResult(
+            self.hand_number,
+            tuple(points),
+            totals,
+            MappingProxyType({"winner": winner, "blocked": blocked}),
+        )
+        self.hand_results.append(result)
+        events.append(
+            Event(
+                "hand_end",
+                winner,
+                data={
+                    "hand": self.hand_number,
+                    "points": tuple(points),
+                    "totals": totals,
+                    "winner": winner,
+                    "blocked": blocked,
+                },
+            )
+        )
+        self.exposed = None
+        self.pending = None
+        self.drawn = None
+        if max(totals) >= self.target:
+            if self.running_scores:
+                low = min(totals)
+                self.winners = tuple(s for s, t in enumerate(totals) if t == low)
+            else:
+                self.winners = (winner,)
+            self.turn = None
+            events.append(Event("match_end", data={"winners": self.winners, "totals": totals}))
+            return
+        self.dealer = (self.dealer + 1) % self.players
+        self._start_hand(events)
+
+    # -- views and copies ---------------------------------------------------------------
+
+    def view(self, seat: int) -> UnoView:
+        n = self.players
+        known: list[tuple[UnoCard, ...]] = []
+        for holder in range(n):
+            if holder == seat:
+                known.append(_NO_CARDS)
+                continue
+            public = self.public_known[holder]
+            private = self.private_known.get((seat, holder))
+            if not private:
+                known.append(tuple(public))
+            else:
+                merged = list(private)
+                extra = public.count(CREEPER_CARD) - merged.count(CREEPER_CARD)
+                merged += [CREEPER_CARD] * max(0, extra)
+                known.append(tuple(sorted(merged, key=_card_index)))
+        pending = self.pending if seat == self.turn else None
+        return UnoView(
+            game=self.game_id,
+            seat=seat,
+            players=n,
+            phase="over" if self.winners else "play",
+            current=self.turn,
+            hand=tuple(self.hands[seat]),
+            hand_sizes=tuple(len(h) for h in self.hands),
+            dealer=self.dealer,
+            scores=tuple(self.scores),
+            hand_number=self.hand_number,
+            legal=tuple(self.legal_actions(seat)),
+            options=self.options,
+            top=self.discard[-1],
+            active_color=None if self.pending == PENDING_COLOR else COLORS[self.color],
+            direction=self.direction,
+            draw_pile_size=len(self.draw_pile),
+            discard=tuple(self.discard),
+            pending=self.pending,
+            drawn=self.drawn if pending == PENDING_DRAWN else None,
+            exposed=self.exposed,
+            revealed=tuple(self.revealed),
+            known=tuple(known),
+            challenge_color=(COLORS[self.wd4_color] if self.pending == PENDING_CHALLENGE else None),
+            passes=self.passes,
+            last_hand=self.last_hand,
+        )
+
+    def clone(self) -> UnoMatch:
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin.rng = random.Random.__new__(random.Random)  # skip seeding from the OS
+        twin.rng.setstate(self.rng.getstate())
+        twin.scores = list(self.scores)
+        twin.hand_results = list(self.hand_results)
+        twin.history = list(self.history)
+        twin.log = list(self.log)
+        twin.hands = [list(h) for h in self.hands]
+        twin.draw_pile = list(self.draw_pile)
+        twin.discard = list(self.discard)
+        twin.revealed = list(self.revealed)
+        twin.public_known = [list(k) for k in self.public_known]
+        twin.private_known = {k: list(v) for k, v in self.private_known.items()}
+        twin.out_of_play = list(self.out_of_play)
+        return twin
+
+    # -- for tests and tools ----------------------------------------------------------------
+
+    def zones(self) -> list[UnoCard]:
+        """Every card of the hand in play, wherever it is (hands, piles, set aside)."""
+        cards = [c for h in self.hands for c in h]
+        return cards + self.draw_pile + self.discard + self.out_of_play
+
+    def state_key(self) -> tuple[Any, ...]:
+        """A snapshot of the whole state, for 'nothing changed' checks."""
+        return (
+            tuple(tuple(h) for h in self.hands),
+            tuple(self.draw_pile),
+            tuple(self.discard),
+            self.color,
+            self.direction,
+            self.turn,
+            self.pending,
+            self.drawn,
+            self.exposed,
+            self.passes,
+            self.wd4_player,
+            self.wd4_guilty,
+            tuple(self.scores),
+            self.hand_number,
+            self.dealer,
+            self.winners,
+            len(self.history),
+            len(self.log),
+            tuple(self.revealed),
+            tuple(tuple(k) for k in self.public_known),
+            tuple(sorted((k, tuple(v)) for k, v in self.private_known.items())),
+            self.rng.getstate(),
+        )
+
+
+class MinecraftMatch(UnoMatch):
+    """UNO Minecraft: classic plus four Creepers (112 cards)."""
+
+    game_id: ClassVar[str] = "uno-minecraft"
+    DECK: ClassVar[tuple[UnoCard, ...]] = MINECRAFT_DECK
+    CARDS: ClassVar[frozenset[UnoCard]] = frozenset(_ALL_CARDS)
+    WITH_CREEPERS: ClassVar[bool] = True
+
+
+def _hand_value(hand: list[UnoCard]) -> int:
+    return sum(card.points for card in hand)
+
+
+def _colour_words_to_letters(text: str) -> str:
+    """Accept 'W>green' and 'color:red' as well as 'W>G' and 'color:R'."""
+    head, sep, tail = text.rpartition(">") if ">" in text else text.partition(":")
+    word = tail.strip().rstrip("!").strip().lower()
+    if word in _WORD_TO_COLOR:
+        bang = "!" if tail.rstrip().endswith("!") else ""
+        return f"{head}{sep}{_WORD_TO_COLOR[word]}{bang}"
+    return text
+
+
+__all__ = ["MinecraftMatch", "UnoMatch"]

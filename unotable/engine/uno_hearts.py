@@ -460,6 +460,10 @@ class UnoHeartsMatch(Match):
             if kind != "direction":
                 raise IllegalAction(self._wrong_kind(seat, kind))
             check_seat_turn(self, seat, self._current)
+            if action.choice not in (LEFT, RIGHT):  # "swap" is only the 2-player announcement
+                raise IllegalAction(
+                    "choose which way the hands pass: direction:left or direction:right"
+                )
             return self._pass_hand(action.choice)
         if phase == PHASE_MOON:
             if kind != "moon":
@@ -492,28 +496,28 @@ class UnoHeartsMatch(Match):
         counts = self.counts[seat]
         lead = self.lead
         if card.wild:
-            suit = SUIT_INDEX.get(action.choice or "", NO_SUIT)
-            if suit == NO_SUIT:
-                raise IllegalAction(f"call a suit for the Wild Draw, as in {card}>H")
             if lead != NO_SUIT and counts[lead]:
                 raise IllegalAction(self._must_follow(hand, lead))
+            suit = SUIT_INDEX.get(action.choice or "", NO_SUIT)
+            if suit == NO_SUIT:
+                raise IllegalAction(self._bad_call(card, counts, "call a suit for the Wild Draw"))
             if counts[suit]:
                 name = SUIT_NAMES[suit]
-                raise IllegalAction(
-                    f"a Wild Draw may not be called {name} while you hold a {name} card"
-                )
+                problem = f"a Wild Draw may not be called {name} while you hold a {name} card"
+                raise IllegalAction(self._bad_call(card, counts, problem))
             if lead == NO_SUIT and suit == HEART and not self.hearts_broken:
-                raise IllegalAction("hearts are not broken: a Wild Draw may not be led as a heart")
+                problem = "hearts are not broken: a Wild Draw may not be led as a heart"
+                raise IllegalAction(self._bad_call(card, counts, problem))
             event = card.events[seat][suit]
         else:
-            if action.choice is not None:
-                raise IllegalAction(f"only a Wild Draw is called: play {card} on its own")
             suit = card.suit
             if lead == NO_SUIT:
                 if suit == HEART and not self.hearts_broken and counts[HEART] != len(hand):
                     raise IllegalAction("hearts are not broken: lead another suit")
             elif suit != lead and counts[lead]:
                 raise IllegalAction(self._must_follow(hand, lead))
+            if action.choice is not None:  # after the rules, so "play it" is a legal hint
+                raise IllegalAction(f"only a Wild Draw is called: play {card} on its own")
             event = card.events[seat]
 
         # checked: now change the state
@@ -552,6 +556,23 @@ class UnoHeartsMatch(Match):
         else:
             self._current = (seat + 1) % self.players
         return events
+
+    def _bad_call(self, card: Card, counts: list[int], problem: str) -> str:
+        """``problem``, then the calls that are allowed (so the example is never illegal)."""
+        leading = self.lead == NO_SUIT
+        calls = [
+            f"{card}>{SUIT_LETTERS[s]}"
+            for s in range(4)
+            if not counts[s] and not (leading and s == HEART and not self.hearts_broken)
+        ]
+        if calls:
+            return f"{problem} (you may call {' or '.join(calls)})"
+        if self.hearts_broken:
+            return f"{problem} (you hold every suit, so {card} cannot be led now)"
+        return (
+            f"{problem} ({card} cannot be led now: you hold yellow, purple and green, "
+            "and hearts are not broken)"
+        )
 
     @staticmethod
     def _must_follow(hand: list[Card], lead: int) -> str:
@@ -603,12 +624,8 @@ class UnoHeartsMatch(Match):
             else:
                 self.phase = PHASE_DIRECTION
 
-    def _pass_hand(self, direction: str | None) -> list[Event]:
+    def _pass_hand(self, direction: str) -> list[Event]:
         """Every seat passes its whole hand (D-16); the taker then leads."""
-        if direction not in (LEFT, RIGHT, SWAP):
-            raise IllegalAction(
-                "choose which way the hands pass: direction:left or direction:right"
-            )
         n = self.players
         shift = -1 if direction == RIGHT else 1  # seat s receives from s - shift
         self.hands = [self.hands[(s - shift) % n] for s in range(n)]

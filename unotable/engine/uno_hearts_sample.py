@@ -57,8 +57,10 @@ def determinize(
     pool = [pool[i] for i in sorted(range(len(pool)), key=keys.__getitem__)]
 
     hands: list[list[Card]] = [list(view.hand) if s == me else list(known[s]) for s in range(n)]
+    shuffled = pool
     # most constrained seats choose first, so their allowed cards are not used up
     order = sorted((s for s in range(n) if s != me), key=lambda s: -len(avoid[s]))
+    stuck = False
     for seat in order:
         need = view.hand_sizes[seat] - len(hands[seat])
         if need <= 0:
@@ -75,12 +77,20 @@ def determinize(
                 taken.append(card)
             else:
                 rest.append(card)
-        if len(taken) < need:  # the voids cannot all be honoured: fill up anyway
+        if len(taken) < need:  # greedy failed: fill up for now, try an exact deal below
+            stuck = True
             extra = rest[: need - len(taken)]
             taken += extra
             rest = rest[len(extra) :]
         hands[seat].extend(taken)
         pool = rest
+    if stuck:
+        needs = {s: view.hand_sizes[s] - len(known[s]) for s in order}
+        exact = _deal_exact(shuffled, needs, avoid)
+        if exact is not None:  # None: the avoid sets contradict the view; keep the greedy deal
+            dealt, pool = exact
+            for seat in order:
+                hands[seat] = list(known[seat]) + dealt[seat]
     pile = pool[: view.draw_pile_size]
 
     match = object.__new__(UnoHeartsMatch)
@@ -162,3 +172,42 @@ def _restore_trick(match: UnoHeartsMatch, view: UnoHeartsView) -> None:
             match.trick_points += card.points
             if card is P8 or card is G8:
                 match.trick_pass = True
+
+
+def _deal_exact(
+    pool: list[Card], needs: dict[int, int], avoid: Sequence[frozenset[str]]
+) -> tuple[dict[int, list[Card]], list[Card]] | None:
+    """Cards for every seat's need, none of a suit it avoids, by augmenting paths.
+
+    Only called when the greedy deal fails, so speed matters little. Returns the cards
+    per seat and the cards left over (in pool order), or None if no such deal exists.
+    """
+    owner: dict[Card, int] = {}
+
+    def allowed(card: Card, seat: int) -> bool:
+        return card.wild or card.text[0] not in avoid[seat]
+
+    def augment(seat: int, visited: set[Card]) -> bool:
+        for card in pool:
+            if card in visited or not allowed(card, seat):
+                continue
+            visited.add(card)
+            holder = owner.get(card)
+            if holder is None or augment(holder, visited):
+                owner[card] = seat
+                return True
+        return False
+
+    for seat, need in needs.items():
+        for _ in range(max(need, 0)):
+            if not augment(seat, set()):
+                return None
+    dealt: dict[int, list[Card]] = {seat: [] for seat in needs}
+    rest: list[Card] = []
+    for card in pool:
+        holder = owner.get(card)
+        if holder is None:
+            rest.append(card)
+        else:
+            dealt[holder].append(card)
+    return dealt, rest

@@ -386,6 +386,9 @@ class WildTwistMatch(Match):
 
     def view(self, seat: int) -> WildTwistView:
         n = self.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            # a negative index would otherwise show another seat's hand
+            raise IllegalAction(f"there is no seat {seat!r} at this table of {n}")
         lead = self.lead_suit
         return WildTwistView(
             game=GAME_ID,
@@ -508,9 +511,11 @@ class WildTwistMatch(Match):
             elif declared == LOW:
                 value = WILD_LOW_VALUE
             else:
-                raise IllegalAction(f"declare HIGH or LOW for a Wild: {card}>HIGH or {card}>LOW")
+                raise IllegalAction(self._rule_error(seat, card) or _declare_error(card))
         elif declared is not None:
-            raise IllegalAction(f"only a Wild is declared HIGH or LOW: play {card}")
+            raise IllegalAction(
+                self._rule_error(seat, card) or f"only a Wild is declared HIGH or LOW: play {card}"
+            )
         else:
             value = card.rank
         if action.uno:
@@ -522,13 +527,11 @@ class WildTwistMatch(Match):
             if suit != lead:
                 follow = hand[lead]
                 if follow:
-                    raise IllegalAction(f"you must follow {SUIT_NAMES[lead]}: you hold {follow[0]}")
+                    raise IllegalAction(_follow_error(lead, follow[0]))
                 if card.points and self.no_points_first_trick and not self.tricks:
                     safe = [c for s in hand for c in s if not c.points]
                     if safe:
-                        raise IllegalAction(
-                            f"no points on the first trick: discard a card like {safe[0]}"
-                        )
+                        raise IllegalAction(_no_points_error(safe[0]))
                 self.void_masks[seat] |= 1 << lead
                 if suit == HEARTS and not self.hearts_broken:
                     breaks = True
@@ -539,11 +542,11 @@ class WildTwistMatch(Match):
             forced = self.forced_lead
             if forced is not None:
                 if card is not forced:
-                    raise IllegalAction(f"the lowest club opens the game: lead {forced}")
+                    raise IllegalAction(_forced_error(forced))
                 self.forced_lead = None
             elif suit == HEARTS and not self.hearts_broken:
                 if hand[CLUBS] or hand[DIAMONDS] or hand[SPADES]:
-                    raise IllegalAction("hearts are not broken: lead another suit")
+                    raise IllegalAction(HEARTS_NOT_BROKEN)
                 breaks = True
                 self.void_masks[seat] |= ALL_BUT_HEARTS  # the exception shows it
             self.lead_suit = suit
@@ -564,6 +567,30 @@ class WildTwistMatch(Match):
         else:
             self._current = (seat + 1) % self.players
         return events
+
+    def _rule_error(self, seat: int, card: Card) -> str | None:
+        """Why ``card`` may not be played now, whatever its declaration (None: it may).
+
+        A wrong declaration is reported only after this, so the error never suggests
+        a play that the rules forbid anyway.
+        """
+        hand = self.hands[seat]
+        if self.trick:
+            lead = self.lead_suit
+            if card.suit == lead:
+                return None
+            if hand[lead]:
+                return _follow_error(lead, hand[lead][0])
+            if card.points and self.no_points_first_trick and not self.tricks:
+                safe = [c for s in hand for c in s if not c.points]
+                return _no_points_error(safe[0]) if safe else None
+            return None
+        if self.forced_lead is not None:
+            return None if card is self.forced_lead else _forced_error(self.forced_lead)
+        all_hearts = not (hand[CLUBS] or hand[DIAMONDS] or hand[SPADES])
+        if card.suit == HEARTS and not self.hearts_broken and not all_hearts:
+            return HEARTS_NOT_BROKEN
+        return None
 
     def _finish_trick(self, events: list[Event]) -> None:
         winner = self.best_seat
@@ -693,6 +720,25 @@ def determinize(
     from .wild_twist_sample import determinize as sample
 
     return sample(view, rng, avoid)
+
+
+HEARTS_NOT_BROKEN: Final = "hearts are not broken: lead another suit"
+
+
+def _follow_error(lead: int, held: Card) -> str:
+    return f"you must follow {SUIT_NAMES[lead]}: you hold {held}"
+
+
+def _no_points_error(safe: Card) -> str:
+    return f"no points on the first trick: discard a card like {safe}"
+
+
+def _forced_error(forced: Card) -> str:
+    return f"the lowest club opens the game: lead {forced}"
+
+
+def _declare_error(card: Card) -> str:
+    return f"declare HIGH or LOW for a Wild: {card}>HIGH or {card}>LOW"
 
 
 def _as_card(item: Any) -> Card:

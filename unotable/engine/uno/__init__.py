@@ -1,7 +1,9 @@
 """UNO and UNO Minecraft (RULES.md §3): ``SPECS`` for the registry, cards, view, search help.
 
 >>> from unotable.engine import get_game
->>> match = get_game("uno").from_deal(2, hands=[["R7", "R8"], ["B1", "B2"]], first_discard="R1")
+>>> match = get_game("uno").from_deal(2, hands=[["B1", "B2"], ["R7", "R8"]], first_discard="R1")
+>>> match.current  # the dealer is seat 0: seat 1, on their left, starts
+1
 >>> [str(a) for a in match.legal_actions(1)]
 ['R7', 'R7!', 'R8', 'R8!', 'draw']
 """

@@ -242,7 +242,7 @@ class UnoMatch(Match):
         cards: list[UnoCard] = cards_from(list(items), self.parse_card)
         for card in cards:
             if card not in self.CARDS:
-                raise OptionError(f"{card!r} is not a card of {self.spec.name}")
+                raise OptionError(f"{card} is not a card of {self.spec.name}")
         return cards
 
     def _deal_events(self, events: list[Event]) -> None:
@@ -263,7 +263,7 @@ class UnoMatch(Match):
             if card is not WD4:
                 break
             if all(c is WD4 for c in pile):
-                raise OptionError("only Wild Draw Fours are left to turn up")
+                raise OptionError("there is no card but Wild Draw Fours left to turn up")
             pile.insert(rng.randrange(len(pile) + 1), card)
             events.append(Event("flip_return", None, (card,), 1))
             card = None
@@ -455,14 +455,17 @@ class UnoMatch(Match):
         if current == PENDING_CHALLENGE:
             raise IllegalAction("a Wild Draw Four was played on you: challenge or accept it")
         if current == PENDING_COLOR:
-            raise IllegalAction("first choose the colour of the Wild on the pile (color:R)")
+            top = self.discard[-1].name
+            raise IllegalAction(f"first choose the colour of the {top} on the pile (color:R)")
         if current == PENDING_DRAWN:
             raise IllegalAction("you drew this turn: play the drawn card or keep it")
         if pending == PENDING_DRAWN:
             raise IllegalAction("you have not drawn a card this turn")
         if pending == PENDING_CHALLENGE:
-            raise IllegalAction("there is no Wild Draw Four to challenge")
-        raise IllegalAction("the colour is already chosen")
+            raise IllegalAction("there is no Wild Draw Four to answer")
+        raise IllegalAction(
+            "there is no colour to choose now: a wild names its colour as you play it (W>G)"
+        )
 
     def _play(self, seat: int, action: Action) -> list[Event]:
         card = action.card
@@ -623,7 +626,8 @@ class UnoMatch(Match):
     def _pass(self, seat: int) -> list[Event]:
         self._check_turn(seat, None)
         if self.draw_pile or len(self.discard) > 1:
-            raise IllegalAction("you may pass only when there is nothing to draw: draw a card")
+            instead = "play or draw a card" if self._can_play(seat) else "draw a card"
+            raise IllegalAction(f"you may pass only when there is nothing to draw: {instead}")
         if self._can_play(seat):
             raise IllegalAction("you hold a matching card: you must play it")
         events = [Event("pass", seat)]
@@ -685,6 +689,8 @@ class UnoMatch(Match):
     def _catch(self, seat: int, action: Action) -> list[Event]:
         target = action.target
         exposed = self.exposed
+        if target not in range(self.players):
+            raise IllegalAction(f"there is no seat {target} at this table of {self.players}")
         if exposed is None or target != exposed:
             raise IllegalAction(f"seat {target} cannot be caught now")
         if seat == exposed:

@@ -15,7 +15,7 @@ from unotable.engine import get_game
 from unotable.engine.uno import determinize
 
 GAMES = ("uno", "uno-minecraft")
-MATCHES_PER_COUNT = 1000  # low target: most are one hand long
+MATCHES_PER_COUNT = 2000  # "thousands" per game and player count; low target: most are one hand
 MAX_ACTIONS = 200_000
 _index = attrgetter("index")
 

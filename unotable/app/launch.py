@@ -1,4 +1,7 @@
-"""Start the app (placeholder until the Textual app lands: runs a headless match)."""
+"""``unotable`` with no subcommand: open the table (the lobby first).
+
+Only the standard library is imported at the top: the parser is built for every command.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +9,33 @@ import argparse
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    pass
+    parser.add_argument(
+        "--resume", action="store_true", help="continue the autosaved match straight away"
+    )
+    parser.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        help="where saves, settings and history live (default: your user data folder)",
+    )
+    parser.add_argument(
+        "--ascii",
+        action="store_true",
+        help="draw cards with ASCII letters only (for terminals that mangle suit symbols)",
+    )
+    parser.add_argument("--seed", type=int, metavar="N", help="deal the first match from this seed")
 
 
 def run(args: argparse.Namespace) -> int:
-    from unotable import sim
+    from pathlib import Path
 
-    return sim.run(sim.parse_defaults(["uno", "--players", "4", "--games", "1"]))
+    from unotable.app.main import UnoTableApp
+
+    data_dir = Path(args.data_dir) if args.data_dir else None
+    app = UnoTableApp(
+        data_dir=data_dir,
+        ascii_cards=bool(args.ascii),
+        seed=args.seed,
+        resume=bool(args.resume),
+    )
+    app.run()
+    return app.return_code or 0

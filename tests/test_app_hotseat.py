@@ -1,0 +1,82 @@
+"""Hot-seat privacy: no human's cards on screen while another human is to act."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from test_app_support import (
+    card_words,
+    controller,
+    make_app,
+    play_one,
+    screen_text,
+    shows_any,
+    start,
+)
+
+from unotable.app.screens.handover import HandOverScreen
+from unotable.app.screens.scoreboard import ScoreboardScreen
+from unotable.app.screens.table import TableScreen
+from unotable.app.widgets.hand import HandView
+
+
+async def test_two_humans_never_see_each_others_cards() -> None:
+    # UNO Hearts: every card is unique, and pass three and Pass Hand move hands around.
+    ctrl = controller("uno-hearts", ["human", "random", "human"], seed=11, pass_three=True)
+    app = make_app()
+    checks = {"frames": 0, "handovers": 0}
+    table: list[TableScreen] = []
+
+    def check_widgets(message: Any) -> None:
+        # Runs between any two messages, i.e. before every frame the app could draw.
+        hands = table[0].query(HandView) if table else []
+        if not hands or ctrl.over:
+            return
+        turn = ctrl.turn()
+        if not turn.human or turn.seat is None:
+            return
+        other = 2 if turn.seat == 0 else 0
+        shown = {str(c) for c in hands.first().cards}
+        theirs = {str(c) for c in ctrl.view(other).hand}
+        assert not shown & theirs, f"{sorted(shown & theirs)} of seat {other} on screen"
+        checks["frames"] += 1
+
+    async with app.run_test(size=(80, 24), message_hook=check_widgets) as pilot:
+        table.append(await start(pilot, ctrl))
+        for _ in range(400):
+            screen = await play_one(pilot)
+            if isinstance(screen, HandOverScreen):
+                checks["handovers"] += 1
+            if isinstance(screen, ScoreboardScreen):
+                break
+            turn = ctrl.turn()
+            if turn.human and turn.seat is not None:
+                other = 2 if turn.seat == 0 else 0
+                words = card_words(list(ctrl.view(other).hand), table[0])
+                leaked = shows_any(screen_text(app), words)
+                assert not leaked, f"seat {other}'s {sorted(leaked)} on screen"
+        assert ctrl.hand_results, "the hand did not finish"
+    assert checks["handovers"] >= 3
+    assert checks["frames"] > 100
+
+
+async def test_handover_screen_hides_everything_private() -> None:
+    ctrl = controller("uno", ["human", "human"], seed=3)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start(pilot, ctrl)
+        await pilot.pause()
+        assert isinstance(app.screen, HandOverScreen)
+        first = ctrl.turn().seat
+        assert first is not None
+        text = screen_text(app)
+        assert f"Pass to {ctrl.name(first)}" in text
+        for seat in (0, 1):
+            words = card_words(list(ctrl.view(seat).hand), app.screen_stack[-2])
+            assert not shows_any(text, words)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert {str(c) for c in app.screen.query_one(HandView).cards} == {
+            str(c) for c in ctrl.view(first).hand
+        }

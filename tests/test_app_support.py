@@ -1,0 +1,109 @@
+"""Helpers for the app's pilot tests: drive the table with keys like a player would.
+
+(Named test_app_* so it sits with the app tests; it checks its own helpers too.)
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+from rich.console import Console
+
+from unotable.app.main import UnoTableApp
+from unotable.app.prefs import Prefs
+from unotable.app.screens.common import ChoiceScreen
+from unotable.app.screens.handover import HandOverScreen
+from unotable.app.screens.passing import PassCardsScreen
+from unotable.app.screens.scoreboard import ScoreboardScreen
+from unotable.app.screens.table import TableScreen
+from unotable.app.widgets.hand import NUMBER_KEYS, HandView
+from unotable.controller import Controller, Seat
+
+
+def make_app(**prefs: Any) -> UnoTableApp:
+    """An app with instant computers and no files touched."""
+    settings = Prefs(speed="instant", **prefs)
+    return UnoTableApp(use_store=False, prefs=settings)
+
+
+def controller(game: str, kinds: list[str], seed: int = 1, **options: Any) -> Controller:
+    names = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gil", "Hal"]
+    seats = [Seat(names[i], kind) for i, kind in enumerate(kinds)]
+    return Controller(game, seats, options or None, seed, speed="instant")
+
+
+def screen_text(app: Any) -> str:
+    """Everything on the terminal now, as plain text (as a screenshot would show it)."""
+    width, height = app.size
+    console = Console(
+        width=width, height=height, file=io.StringIO(), record=True, legacy_windows=False
+    )
+    console.print(app.screen._compositor.render_update(full=True))
+    return console.export_text()
+
+
+def card_words(cards: list[Any], table: TableScreen) -> set[str]:
+    style = table.card_style
+    return {style.label(c) for c in cards}
+
+
+def shows_any(text: str, labels: set[str]) -> set[str]:
+    found = set()
+    for label in labels:
+        if re.search(rf"(?<![\w+-]){re.escape(label)}(?![\w+-])", text):
+            found.add(label)
+    return found
+
+
+async def settle(pilot: Any, limit: int = 2000) -> Any:
+    """Pause until the app waits for a human: a dialog, a hand-over or a human's turn."""
+    app = pilot.app
+    for _ in range(limit):
+        await pilot.pause()
+        screen = app.screen
+        if not isinstance(screen, TableScreen):
+            return screen
+        if screen.controller.over:
+            return screen
+        if screen.acting_human() is not None and not screen._dialog_open:
+            return screen
+    raise AssertionError("the app never came to a human decision")
+
+
+async def play_one(pilot: Any) -> Any:
+    """One human decision, made with keys only: the first playable card, or the first choice."""
+    screen = await settle(pilot)
+    if isinstance(screen, HandOverScreen | ScoreboardScreen):
+        await pilot.press("enter")
+    elif isinstance(screen, PassCardsScreen):
+        await pilot.press("space", "down", "space", "down", "space", "p")
+    elif isinstance(screen, ChoiceScreen):
+        await pilot.press("1")
+    elif isinstance(screen, TableScreen):
+        hand = screen.query_one(HandView)
+        if not hand.playable:
+            await pilot.press("d")
+        else:
+            index = min(hand.playable)
+            if index < len(NUMBER_KEYS):
+                await pilot.press(NUMBER_KEYS[index])
+            else:
+                while hand.cursor != index:
+                    await pilot.press("right")
+                await pilot.press("enter")
+    return screen
+
+
+async def start(pilot: Any, ctrl: Controller) -> TableScreen:
+    pilot.app.start_match(ctrl)
+    await pilot.pause()
+    table = next(s for s in pilot.app.screen_stack if isinstance(s, TableScreen))
+    return table
+
+
+def test_shows_any_matches_whole_card_names() -> None:
+    assert shows_any("Ana plays Y13 ", {"Y1"}) == set()
+    assert shows_any("[ Y1 ]", {"Y1"}) == {"Y1"}
+    assert shows_any("R+2 R-skip", {"R", "R+2"}) == {"R+2"}

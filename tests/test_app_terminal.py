@@ -1,0 +1,113 @@
+"""Terminal matters: too small, quitting, themes, ASCII cards, NO_COLOR."""
+
+from __future__ import annotations
+
+import pytest
+from test_app_support import controller, make_app, screen_text, settle, start
+
+from unotable.app.cards import CardStyle
+from unotable.app.main import UnoTableApp
+from unotable.app.prefs import Prefs
+from unotable.app.screens.common import ChoiceScreen
+from unotable.app.screens.lobby import LobbyScreen
+from unotable.app.screens.table import TableScreen
+from unotable.engine import get_game
+
+
+async def test_too_small_shows_a_notice_and_the_match_waits() -> None:
+    app = make_app()
+    ctrl = controller("uno", ["human", "first", "first", "first"], seed=2)
+    async with app.run_test(size=(70, 20)) as pilot:
+        await start(pilot, ctrl)
+        await pilot.pause(0.2)
+        assert "too small" in screen_text(app)
+        moves = len(ctrl.match.history)
+        await pilot.pause(0.2)
+        assert len(ctrl.match.history) == moves  # paused, not playing on unseen
+        await pilot.resize_terminal(80, 24)
+        table = await settle(pilot)
+        assert isinstance(table, TableScreen)
+        assert "too small" not in screen_text(app)
+        assert table.acting_human() == 0
+
+
+async def test_quit_asks_first_and_escape_keeps_playing() -> None:
+    app = make_app()
+    ctrl = controller("uno", ["human", "first"], seed=2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start(pilot, ctrl)
+        await settle(pilot)
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.press("2")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, LobbyScreen)
+
+
+def test_ascii_cards_and_monochrome_keep_every_colour_letter() -> None:
+    twist = get_game("wild-twist-hearts").parse_card("QS")
+    assert CardStyle("wild-twist-hearts", ascii_only=True).label(twist) == "QS"
+    assert CardStyle("wild-twist-hearts").label(twist) == "Q♠"
+    uno = get_game("uno").parse_card("R+2")
+    mono = CardStyle("uno", "monochrome")
+    chip = mono.text(uno)
+    assert "R+2" in chip.plain
+    assert chip.style.color is None and chip.style.bgcolor is None  # no colour at all
+    blind = CardStyle("uno", "colour-blind").style(uno)
+    assert blind.bgcolor is not None and blind.bgcolor.name == "#d55e00"
+
+
+async def test_settings_change_the_cards_at_once() -> None:
+    app = UnoTableApp(use_store=False, prefs=Prefs(speed="instant"), ascii_cards=False)
+    ctrl = controller("wild-twist-hearts", ["human", "first", "first", "first"], seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start(pilot, ctrl)
+        await settle(pilot)
+        assert "♠" in screen_text(app) or "♥" in screen_text(app) or "♣" in screen_text(app)
+        app.prefs.card_style = "ascii"
+        table = next(s for s in app.screen_stack if isinstance(s, TableScreen))
+        table.refresh_table()
+        await pilot.pause()
+        assert not any(symbol in screen_text(app) for symbol in "♠♥♦♣")
+
+
+def test_no_color_means_monochrome_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app()
+    assert app.no_color
+    assert app.card_theme == "monochrome"
+
+
+async def test_ctrl_c_in_a_dialog_asks_and_can_leave() -> None:
+    from test_app_dialogs import key_for, with_deal
+
+    ctrl = with_deal(
+        controller("uno", ["human", "first"], seed=1),
+        hands=[["W", "B3"], ["G1", "G2"]],
+        first_discard="R5",
+        dealer=1,
+    )
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await start(pilot, ctrl)
+        await settle(pilot)
+        await pilot.press(key_for(table, "W"))  # the Wild: a colour dialog opens
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert app.screen.has_class("quit-dialog")
+        await pilot.press("2")  # back to the lobby
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if isinstance(app.screen, LobbyScreen):
+                break
+        assert isinstance(app.screen, LobbyScreen)
+        assert table not in app.screen_stack

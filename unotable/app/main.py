@@ -1,0 +1,188 @@
+"""The Textual app: it owns the preferences and the data folder, and moves between screens."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.filter import Monochrome
+
+from .prefs import Prefs, load_prefs, save_prefs
+
+
+class UnoTableApp(App[None]):
+    CSS_PATH = "app.tcss"
+    TITLE = "unotable"
+    # Screens show a "more room, please" notice below 80x24 (see app.tcss).
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [
+        (0, "-narrow"),
+        (80, "-wide"),
+        (120, "-very-wide"),
+    ]
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [
+        (0, "-short"),
+        (24, "-tall"),
+        (34, "-very-tall"),
+    ]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+c", "request_quit", "Quit", show=False, priority=True),
+        Binding("f1", "rules", "Rules", show=False),
+    ]
+
+    def __init__(
+        self,
+        *,
+        data_dir: Path | None = None,
+        ascii_cards: bool = False,
+        seed: int | None = None,
+        resume: bool = False,
+        prefs: Prefs | None = None,
+        use_store: bool = True,
+    ) -> None:
+        super().__init__()
+        self.use_store = use_store
+        self.data_dir = data_dir if data_dir is not None else _default_data_dir(use_store)
+        self.notices: list[str] = []
+        if prefs is None:
+            prefs, notice = load_prefs(self.data_dir if use_store else None)
+            if notice:
+                self.notices.append(notice)
+        self.prefs = prefs
+        self.force_ascii = ascii_cards
+        self.first_seed = seed
+        self.resume = resume
+        self._mono_filter: Monochrome | None = None
+        self.saved_record: Any = None
+
+    # -- preferences ----------------------------------------------------------------------
+
+    @property
+    def ascii_cards(self) -> bool:
+        return self.force_ascii or self.prefs.card_style == "ascii"
+
+    @property
+    def card_theme(self) -> str:
+        return "monochrome" if self.no_color else self.prefs.theme
+
+    def save_prefs(self) -> None:
+        notice = save_prefs(self.prefs, self.data_dir if self.use_store else None)
+        if notice:
+            self.notify(notice, severity="warning")
+
+    def apply_theme(self) -> None:
+        mono = self.prefs.theme == "monochrome"
+        if mono and self._mono_filter is None and not self.no_color:
+            self._mono_filter = Monochrome()
+            self._filters.append(self._mono_filter)
+        elif not mono and self._mono_filter is not None:
+            self._filters.remove(self._mono_filter)
+            self._mono_filter = None
+        self.refresh_css()
+        self.screen.refresh(layout=True)
+        for screen in self.screen_stack:
+            for widget in screen.walk_children():
+                widget.refresh()
+
+    # -- screens --------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        from .screens.lobby import LobbyScreen
+
+        if self.prefs.theme == "monochrome":
+            self.apply_theme()
+        self.push_screen(LobbyScreen())
+        if self.resume:
+            self.call_after_refresh(self.continue_saved)
+
+    def continue_saved(self) -> None:
+        notice = self.refresh_saved()
+        record = self.saved_record
+        if notice:
+            self.notify(notice, severity="warning", timeout=10)
+        if record is None:
+            if notice is None:
+                self.notify("There is no saved match to continue.", timeout=5)
+            return
+        from unotable.controller import Controller
+
+        try:
+            controller = Controller.from_record(record, speed=self.prefs.speed)
+        except Exception as error:
+            self.notify(f"The saved match could not be rebuilt: {error}", severity="error")
+            return
+        self.start_match(controller)
+
+    def has_saved(self) -> bool:
+        return self.saved_record is not None
+
+    def refresh_saved(self) -> str | None:
+        """Look for the autosave again; returns a notice if it was damaged (and set aside)."""
+        self.saved_record, notice = self.load_saved()
+        return notice
+
+    def load_saved(self) -> tuple[Any, str | None]:
+        """(record or None, notice or None) for the autosaved match."""
+        if not self.use_store or self.data_dir is None:
+            return None, None
+        try:
+            from unotable.store.saves import load_autosave
+        except ImportError:
+            return None, None
+        try:
+            return load_autosave(self.data_dir), None
+        except Exception as error:  # SaveError: damaged or newer file, already moved aside
+            return None, str(error)
+
+    def autosave(self, controller: Any) -> None:
+        if not self.use_store or self.data_dir is None:
+            return
+        try:
+            from unotable.store import saves
+
+            record = controller.to_record()
+            if record.finished:
+                saves.clear_autosave(self.data_dir)
+                from unotable.store.history import record_finished
+
+                record_finished(record, self.data_dir, controller.match)
+            else:
+                saves.autosave(record, self.data_dir)
+        except ImportError:
+            return
+        except Exception as error:
+            self.notify(f"Autosave failed: {error}", severity="warning")
+
+    def start_match(self, controller: Any) -> None:
+        from .screens.table import TableScreen
+
+        controller.on_action = self.autosave
+        self.push_screen(TableScreen(controller))
+
+    # -- actions --------------------------------------------------------------------------
+
+    def action_request_quit(self) -> None:
+        """Ctrl+C: the screen underneath decides (the table asks before abandoning)."""
+        for screen in reversed(self.screen_stack):
+            request = getattr(screen, "action_request_quit", None)
+            if request is not None:
+                request()
+                return
+        self.exit()
+
+    def action_rules(self) -> None:
+        from .screens.help import RulesScreen
+
+        game = getattr(self.screen, "game_id", None) or "uno"
+        self.push_screen(RulesScreen(game))
+
+
+def _default_data_dir(use_store: bool) -> Path | None:
+    if not use_store:
+        return None
+    try:
+        from unotable.store.paths import default_data_dir
+    except ImportError:
+        return None
+    return default_data_dir()

@@ -1,0 +1,58 @@
+"""Hot-seat hand-over: hides everything private until the next human takes the keyboard."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from .common import TooSmall
+
+
+class HandOverScreen(Screen[str]):
+    """ "Pass to Ana — press Enter". Dismisses with "ready", or "catch" to catch first."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "ready", "Show my cards"),
+        Binding("c", "catch", "Catch"),
+    ]
+
+    def __init__(self, name: str, exposed: str | None = None) -> None:
+        super().__init__(classes="handover")
+        self.player = name
+        self.exposed = exposed
+
+    def compose(self) -> ComposeResult:
+        yield TooSmall()
+        with Vertical(id="handover-box"):
+            yield Static(f"Pass to {self.player}", id="handover-name")
+            yield Static(
+                f"{self.player}, press Enter when only you can see the screen.",
+                id="handover-text",
+            )
+            if self.exposed:
+                yield Static(
+                    f"{self.exposed} has one card and did not call UNO.\n"
+                    "Press C to catch them before you look at your cards.",
+                    id="handover-catch",
+                )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "catch":
+            return self.exposed is not None
+        return True
+
+    def action_ready(self) -> None:
+        self.dismiss("ready")
+
+    def action_catch(self) -> None:
+        if self.exposed is not None:
+            self.dismiss("catch")

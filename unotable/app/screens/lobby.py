@@ -1,0 +1,424 @@
+"""The lobby: pick a game, the seats and the options, then start (or continue a save)."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Button, Checkbox, Footer, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from unotable.controller.seats import DEFAULT_NAMES, HUMAN, KIND_LABELS, SEAT_KINDS, Seat
+from unotable.engine import GAME_IDS, GameSpec, OptionError, get_game
+
+from ..widgets.cycle import Cycle
+from .common import TooSmall
+
+# The list shows these before any engine is loaded (each engine loads when picked).
+GAME_TITLES = {
+    "uno": "UNO",
+    "uno-minecraft": "UNO Minecraft",
+    "uno-hearts": "UNO Hearts",
+    "wild-twist-hearts": "Wild Twist Hearts",
+}
+
+MAX_SEATS = 8
+DEFAULT_GAME = "uno"
+DEFAULT_SEAT_COUNT = 4
+
+
+class Games(dict[str, GameSpec]):
+    """game id -> spec, each engine imported the first time its game is looked at."""
+
+    def __missing__(self, game_id: str) -> GameSpec:
+        spec = get_game(game_id)
+        self[game_id] = spec
+        return spec
+
+
+class LobbyScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "start", "Start"),
+        Binding("c", "continue", "Continue"),
+        Binding("o", "settings", "Settings"),
+        Binding("t", "stats", "Stats"),
+        Binding("f1", "rules", "Rules"),
+        Binding("question_mark", "keys", "Keys"),
+        Binding("q", "quit_app", "Quit"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(classes="lobby")
+        self.games = Games()
+        self.game_ids = [g for g in GAME_IDS if g in GAME_TITLES]
+        self.game_id = DEFAULT_GAME
+        self.seat_count = DEFAULT_SEAT_COUNT
+        self.saved_options: dict[str, dict[str, Any]] = {}
+        self._option_generation = 0
+        self.filled = False  # seats and options are mounted just after the first frame
+        self.seat_names = list(DEFAULT_NAMES[:MAX_SEATS])
+        self.seat_kinds = [HUMAN] + ["normal"] * (MAX_SEATS - 1)
+        self._start_focus_pending = False
+
+    def _option_id(self, name: str) -> str:
+        return f"opt{self._option_generation}-{name}"
+
+    # -- layout ---------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield TooSmall()
+        yield Static(
+            "[b]unotable[/b] · choose a game, the seats and the options, then Start",
+            id="lobby-title",
+        )
+        with Horizontal(id="lobby-body"):
+            with Vertical(id="lobby-left"):
+                yield Label("Game", classes="section-title")
+                yield OptionList(
+                    *[Option(GAME_TITLES[gid], id=gid) for gid in self.game_ids],
+                    id="games",
+                    compact=True,
+                )
+                yield Static("", id="game-desc")
+                yield Label("Options", classes="section-title")
+                yield VerticalScroll(id="options")
+            yield Vertical(id="lobby-right")
+
+    def _right_side(self) -> list[Widget]:
+        widgets: list[Widget] = [
+            Horizontal(
+                Label("Seats", classes="section-title"),
+                Button("−", id="fewer", compact=True),
+                Static("4", id="seat-count"),
+                Button("+", id="more", compact=True),
+                Static("", id="seat-limits"),
+                id="seat-count-row",
+            )
+        ]
+        widgets += [self._seat_row(i) for i in range(self.seat_count)]
+        widgets += [
+            Horizontal(
+                Label("Seed", classes="seat-number-wide"),
+                Input(placeholder="random", type="integer", id="seed", compact=True),
+                id="seed-row",
+            ),
+            Static("", id="lobby-message"),
+            Horizontal(
+                Button("Start", id="start", variant="primary", compact=True),
+                Button("Continue", id="continue", compact=True),
+                id="lobby-buttons",
+            ),
+        ]
+        return widgets
+
+    def _seat_row(self, i: int) -> Horizontal:
+        name = Input(self.seat_names[i], id=f"seat-name-{i}", max_length=12, compact=True)
+        name.add_class("seat-name")
+        kinds = [(KIND_LABELS[k], k) for k in SEAT_KINDS]
+        kind = Cycle(kinds, self.seat_kinds[i], id=f"seat-kind-{i}")
+        kind.add_class("seat-kind")
+        number = Label(f"{i + 1}", classes="seat-number")
+        return Horizontal(number, name, kind, classes="seat-row", id=f"seat-row-{i}")
+
+    def on_mount(self) -> None:
+        # The lobby is on screen at once; seats and options follow a frame later.
+        self.set_timer(0.05, self._fill)
+
+    async def _fill(self) -> None:
+        app: Any = self.app
+        self._restore(app.prefs.lobby)
+        await self.query_one("#lobby-right").mount_all(self._right_side())
+        await self.mount(Footer())
+        self.filled = True
+        self.refresh_bindings()
+        if app.first_seed is not None:
+            self.query_one("#seed", Input).value = str(app.first_seed)
+        notice = app.refresh_saved() if not app.resume else None
+        if notice:
+            app.notices.append(notice)
+        self.query_one("#continue", Button).display = app.has_saved()
+        games = self.query_one("#games", OptionList)
+        if self.game_id in self.game_ids:
+            games.highlighted = self.game_ids.index(self.game_id)
+        await self._show_game()
+        if self._start_focus_pending:
+            self.query_one("#start", Button).focus()
+        else:
+            games.focus()
+        for notice in app.notices:
+            self.notify(notice, severity="warning", timeout=10)
+            self._message(notice, error=True)
+        app.notices.clear()
+
+    def on_screen_resume(self) -> None:
+        if not self.filled:
+            return
+        app: Any = self.app
+        notice = app.refresh_saved()
+        if notice:
+            self.notify(notice, severity="warning", timeout=10)
+        self.query_one("#continue", Button).display = app.has_saved()
+        self.refresh_bindings()
+
+    # -- remembering the setup ------------------------------------------------------------
+
+    def _restore(self, lobby: dict[str, Any]) -> None:
+        if not lobby:
+            return
+        if lobby.get("game") in self.game_ids:
+            self.game_id = lobby["game"]
+        seats = lobby.get("seats") or []
+        if isinstance(seats, list) and seats:
+            self.seat_count = len(seats)
+            for i, item in enumerate(seats[:MAX_SEATS]):
+                try:
+                    name, kind = str(item[0]), str(item[1])
+                except (IndexError, TypeError):
+                    continue
+                self.seat_names[i] = name[:12]
+                if kind in SEAT_KINDS:
+                    self.seat_kinds[i] = kind
+        options = lobby.get("options")
+        if isinstance(options, dict):
+            self.saved_options = {k: dict(v) for k, v in options.items() if isinstance(v, dict)}
+
+    def setup(self) -> dict[str, Any]:
+        """The lobby as it stands, in the form remembered in the settings."""
+        self._remember_options()
+        return {
+            "game": self.game_id,
+            "seats": [[s.name, s.kind] for s in self.seats()],
+            "options": self.saved_options,
+        }
+
+    # -- game and options -----------------------------------------------------------------
+
+    @property
+    def spec(self) -> GameSpec:
+        return self.games[self.game_id]
+
+    @on(OptionList.OptionHighlighted, "#games")
+    async def _game_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if self.filled and event.option.id and event.option.id != self.game_id:
+            self._remember_options()
+            self.game_id = event.option.id
+            await self._show_game()
+
+    @on(OptionList.OptionSelected, "#games")
+    def _game_selected(self, event: OptionList.OptionSelected) -> None:
+        if self.filled:
+            self.query_one("#start", Button).focus()
+        else:
+            self._start_focus_pending = True
+
+    async def _show_game(self) -> None:
+        spec = self.spec
+        self.query_one("#game-desc", Static).update(spec.description)
+        self.seat_count = max(spec.min_players, min(spec.max_players, self.seat_count))
+        self._show_seats()
+        box = self.query_one("#options", VerticalScroll)
+        await box.remove_children()
+        self._option_generation += 1  # fresh ids: never confused with the old widgets
+        saved = self.saved_options.get(spec.id, {})
+        widgets = []
+        for option in spec.options:
+            value = saved.get(option.name, option.default)
+            try:
+                value = option.check(value)
+            except OptionError:
+                value = option.default
+            widgets.append(_option_widget(self._option_id(option.name), option, value))
+            widgets.append(Static(option.help, classes="option-help"))
+        if not widgets:
+            widgets.append(Static("This game has no options.", classes="option-help"))
+        await box.mount_all(widgets)
+
+    def _remember_options(self) -> None:
+        with contextlib.suppress(OptionError):
+            self.saved_options[self.game_id] = self.options(check=False)
+
+    def options(self, check: bool = True) -> dict[str, Any]:
+        """The options as set; OptionError (with the option's label) if one is invalid."""
+        values: dict[str, Any] = {}
+        for option in self.spec.options:
+            matches = self.query(f"#{self._option_id(option.name)}")
+            if not matches:
+                continue
+            widget = matches.first()
+            if isinstance(widget, Checkbox | Cycle):
+                values[option.name] = widget.value
+            elif isinstance(widget, Input):
+                text = widget.value.strip()
+                if not text.lstrip("-").isdigit():
+                    if check:
+                        raise OptionError(f"{option.label}: please enter a whole number")
+                    continue
+                values[option.name] = int(text)
+        if check:
+            try:
+                return self.spec.check_options(values)
+            except OptionError as error:
+                label = {o.name: o.label for o in self.spec.options}
+                message = str(error)
+                for name, text in label.items():
+                    message = message.replace(f"option {name} ", f"{text}: ")
+                raise OptionError(message) from error
+        return values
+
+    # -- seats ----------------------------------------------------------------------------
+
+    def _show_seats(self) -> None:
+        spec = self.spec
+        self.query_one("#seat-count", Static).update(str(self.seat_count))
+        self.query_one("#seat-limits", Static).update(
+            f"({spec.min_players}–{spec.max_players} players)"
+        )
+        rows = self.query(".seat-row")
+        for i, row in enumerate(rows):
+            row.display = i < self.seat_count
+        missing = [
+            self._seat_row(i)
+            for i in range(len(rows), self.seat_count)
+            if not self.query(f"#seat-row-{i}")
+        ]
+        if missing:  # rows are made when first needed: a quicker lobby
+            self.query_one("#lobby-right").mount_all(missing, after=rows.last())
+
+    @on(Button.Pressed, "#fewer")
+    def _fewer(self) -> None:
+        if self.seat_count > self.spec.min_players:
+            self.seat_count -= 1
+            self._show_seats()
+        else:
+            self._message(f"{self.spec.name} needs at least {self.spec.min_players} players.")
+
+    @on(Button.Pressed, "#more")
+    def _more(self) -> None:
+        if self.seat_count < self.spec.max_players:
+            self.seat_count += 1
+            self._show_seats()
+        else:
+            self._message(f"{self.spec.name} seats at most {self.spec.max_players} players.")
+
+    def seats(self) -> list[Seat]:
+        result = []
+        for i in range(self.seat_count):
+            matches = self.query(f"#seat-name-{i}")
+            if not matches:  # not mounted yet
+                result.append(Seat(self.seat_names[i], self.seat_kinds[i]))
+                continue
+            name = self.query_one(f"#seat-name-{i}", Input).value.strip() or f"Seat {i + 1}"
+            kind = self.query_one(f"#seat-kind-{i}", Cycle).value
+            result.append(Seat(name, kind if isinstance(kind, str) else HUMAN))
+        return result
+
+    def seed(self) -> int | None:
+        text = self.query_one("#seed", Input).value.strip()
+        return int(text) if text.lstrip("-").isdigit() else None
+
+    # -- starting -------------------------------------------------------------------------
+
+    def _message(self, text: str, error: bool = False) -> None:
+        message = self.query_one("#lobby-message", Static)
+        message.update(text)
+        message.set_class(error, "error")
+
+    @on(Button.Pressed, "#start")
+    def action_start(self) -> None:
+        if not self.filled:
+            return
+        try:
+            options = self.options()
+        except OptionError as error:
+            self._message(str(error), error=True)
+            return
+        seats = self.seats()
+        names = [s.name.casefold() for s in seats]
+        if len(set(names)) < len(names):
+            self._message("Please give every seat a different name.", error=True)
+            return
+        from unotable.controller import Controller
+
+        app: Any = self.app
+        app.prefs.lobby = self.setup()
+        app.save_prefs()
+        try:
+            controller = Controller(
+                self.game_id, seats, options, self.seed(), speed=app.prefs.speed
+            )
+        except OptionError as error:
+            self._message(str(error), error=True)
+            return
+        self._message("")
+        app.start_match(controller)
+
+    @on(Button.Pressed, "#continue")
+    def action_continue(self) -> None:
+        app: Any = self.app
+        if app.has_saved():
+            app.continue_saved()
+        else:
+            self._message("There is no saved match to continue.")
+
+    def action_settings(self) -> None:
+        from .settings import SettingsScreen
+
+        self.app.push_screen(SettingsScreen())
+
+    def action_stats(self) -> None:
+        try:
+            from unotable.app.screens.stats import StatsScreen
+        except ImportError:
+            self._message("Statistics are not available in this version.")
+            return
+        app: Any = self.app
+        self.app.push_screen(StatsScreen(app.data_dir))
+
+    def action_rules(self) -> None:
+        from .help import RulesScreen
+
+        self.app.push_screen(RulesScreen(self.game_id or DEFAULT_GAME))
+
+    def action_keys(self) -> None:
+        from .help import KeysScreen
+
+        self.app.push_screen(KeysScreen())
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "continue":
+            app: Any = self.app
+            return app.has_saved()
+        return True
+
+    def action_quit_app(self) -> None:
+        self.app.exit()
+
+    def action_request_quit(self) -> None:
+        self.app.exit()
+
+
+def _option_widget(widget_id: str, option: Any, value: Any) -> Any:
+    kind, label = option.kind, option.label
+    if kind == "bool":
+        return Checkbox(label, bool(value), id=widget_id, compact=True, classes="option")
+    if kind == "choice":
+        return Horizontal(
+            Label(label, classes="option-label"),
+            Cycle([(_choice_label(c), c) for c in option.choices], value, id=widget_id),
+            classes="option-row",
+        )
+    return Horizontal(
+        Label(label, classes="option-label"),
+        Input(str(value), type="integer", id=widget_id, compact=True, max_length=6),
+        classes="option-row",
+    )
+
+
+def _choice_label(value: Any) -> str:
+    return str(value).replace("_", " ")

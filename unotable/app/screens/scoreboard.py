@@ -1,0 +1,181 @@
+"""After each hand: points, running totals, a chart of the totals, notable moments."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, Label, Static
+
+from unotable.controller import Controller
+
+from .common import TooSmall
+
+BARS = " ▁▂▃▄▅▆▇█"
+ASCII_BARS = " .:-=+*#%"
+
+
+def lowest_wins(c: Controller) -> bool:
+    """Hearts games and UNO's running scoring: the lowest total wins."""
+    if c.game_id in ("uno", "uno-minecraft"):
+        return c.match.options.get("scoring") == "running"
+    return True
+
+
+def leaders(c: Controller) -> list[int]:
+    totals = list(c.match.scores)
+    best = min(totals) if lowest_wins(c) else max(totals)
+    return [s for s, t in enumerate(totals) if t == best]
+
+
+def chart(values: list[int], low: int, high: int, ascii_only: bool) -> str:
+    """Totals over the hands as one line of bars."""
+    bars = ASCII_BARS if ascii_only else BARS
+    span = max(1, high - low)
+    return "".join(bars[1 + round((v - low) * (len(bars) - 2) / span)] for v in values)
+
+
+def hand_events(c: Controller, number: int) -> dict[str, int]:
+    """Counts of the moments worth a line: UNO catches, challenges, moon shots."""
+    counts = {"catch": 0, "challenge": 0, "moon": 0, "uno": 0}
+    hand = 0
+    for event in c.match.log:
+        if event.kind in ("deal",) and event.data.get("hand", event.data.get("hand_number")):
+            hand = event.data.get("hand") or event.data.get("hand_number") or hand
+        elif event.kind == "hand" and hand == 0:
+            hand = 1
+        if hand == number and event.kind in counts:
+            if event.kind == "moon" and event.data.get("choice") is None:
+                continue
+            counts[event.kind] += 1
+    return counts
+
+
+class ScoreboardScreen(ModalScreen[str]):
+    """Dismisses with "next" between hands; "again", "new" or "quit" at the end."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "default", "Continue"),
+        Binding("a", "choose('again')", "Play again"),
+        Binding("n", "choose('new')", "New game"),
+        Binding("q", "choose('quit')", "Quit"),
+    ]
+
+    def __init__(self, controller: Controller) -> None:
+        super().__init__(classes="scoreboard")
+        self.controller = controller
+
+    def compose(self) -> ComposeResult:
+        c = self.controller
+        app: Any = self.app
+        ascii_only = app.ascii_cards
+        result = c.hand_results[-1]
+        names = [s.name for s in c.seats]
+        yield TooSmall()
+        with Vertical(id="score-box"):
+            title = (
+                "Match over" if c.over else f"Hand {result.number} is over" + _hand_word(c.game_id)
+            )
+            yield Label(title, classes="dialog-title")
+            with VerticalScroll(id="score-scroll"):
+                yield Static(self.table(names, ascii_only), id="score-table")
+                yield Static(self.summary(names), id="score-summary")
+            with Horizontal(id="score-buttons"):
+                if c.over:
+                    yield Button("Play again", id="again", variant="primary", compact=True)
+                    yield Button("New game", id="new", compact=True)
+                    yield Button("Quit", id="quit", compact=True)
+                else:
+                    yield Button("Next hand", id="next", variant="primary", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(Button).focus()
+
+    def table(self, names: list[str], ascii_only: bool) -> Table:
+        c = self.controller
+        results = c.hand_results
+        last = results[-1]
+        history = [[r.totals[s] for r in results] for s in range(len(names))]
+        low = min(min(h) for h in [*history, [0]])
+        high = max(max(h) for h in [*history, [0]])
+        table = Table(box=None, pad_edge=False, expand=False, header_style="bold")
+        table.add_column("Player")
+        table.add_column("This hand", justify="right")
+        table.add_column("Total", justify="right")
+        table.add_column("Totals over the hands")
+        best = set(leaders(c))
+        for seat, name in enumerate(names):
+            style = Style(bold=True) if seat in best else Style()
+            mark = " *" if seat in best else ""
+            table.add_row(
+                Text(name + mark, style=style),
+                f"{last.points[seat]:+d}" if last.points[seat] else "0",
+                Text(str(last.totals[seat]), style=style),
+                chart([0, *history[seat]], min(low, 0), high, ascii_only)[-30:],
+            )
+        return table
+
+    def summary(self, names: list[str]) -> Text:
+        c = self.controller
+        result = c.hand_results[-1]
+        notes: Any = result.notes
+        lines: list[str] = []
+        winner = notes.get("winner")
+        if isinstance(winner, int):
+            how = "blocked round, lowest hand" if notes.get("blocked") else "went out"
+            lines.append(f"{names[winner]} {how}.")
+        moon = notes.get("moon")
+        if isinstance(moon, int):
+            choice = notes.get("moon_choice")
+            how = "off their own total" if choice == "self" else "to everyone else"
+            lines.append(f"{names[moon]} shot the moon: points {how}.")
+        counts = hand_events(c, result.number)
+        if counts["catch"]:
+            lines.append(f"UNO catches this hand: {counts['catch']}.")
+        if counts["challenge"]:
+            lines.append(f"Wild Draw Four challenges this hand: {counts['challenge']}.")
+        best = [names[s] for s in leaders(c)]
+        rule = "lowest" if lowest_wins(c) else "highest"
+        if c.over:
+            winners = [names[s] for s in c.match.winners]
+            verb = "win" if len(winners) > 1 else "wins"
+            lines.append(f"{' and '.join(winners)} {verb} the match!")
+        else:
+            lines.append(f"Leading ({rule} total wins): {', '.join(best)}. {_goal(c)}")
+        return Text("\n".join(lines))
+
+    def action_default(self) -> None:
+        self.dismiss("again" if self.controller.over else "next")
+
+    def action_choose(self, answer: str) -> None:
+        if self.controller.over:
+            self.dismiss(answer)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "choose":
+            return self.controller.over
+        return True
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id or "next")
+
+
+def _hand_word(game: str) -> str:
+    return {"wild-twist-hearts": " (game)"}.get(game, "")
+
+
+def _goal(c: Controller) -> str:
+    options = c.match.options
+    if "length" in options:
+        left = options["length"] - len(c.hand_results)
+        return f"{left} game(s) to go."
+    if "target" in options:
+        return f"The match ends at {options['target']} points."
+    return ""

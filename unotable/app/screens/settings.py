@@ -1,0 +1,99 @@
+"""Settings: theme, computer speed and card style; saved as soon as they change."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, Select, Static
+
+from unotable.controller.pacing import SPEEDS
+
+from ..prefs import CARD_STYLES, THEMES
+
+THEME_LABELS = {
+    "standard": "Standard colours",
+    "colour-blind": "Colour-blind friendly",
+    "monochrome": "Monochrome",
+}
+STYLE_LABELS = {"unicode": "Suit symbols ♠ ♥ ♦ ♣", "ascii": "ASCII letters S H D C"}
+SPEED_LABELS = {
+    "slow": "Slow",
+    "normal": "Normal",
+    "fast": "Fast",
+    "instant": "Instant",
+}
+
+
+class SettingsScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close")]
+
+    def compose(self) -> ComposeResult:
+        app: Any = self.app
+        prefs = app.prefs
+        with Vertical(classes="dialog", id="settings"):
+            yield Label("Settings", classes="dialog-title")
+            with Horizontal(classes="option-row"):
+                yield Label("Theme", classes="option-label")
+                yield Select(
+                    [(THEME_LABELS[t], t) for t in THEMES],
+                    value=prefs.theme,
+                    allow_blank=False,
+                    id="theme",
+                    compact=True,
+                )
+            with Horizontal(classes="option-row"):
+                yield Label("Computer speed", classes="option-label")
+                yield Select(
+                    [(SPEED_LABELS[s], s) for s in SPEEDS],
+                    value=prefs.speed,
+                    allow_blank=False,
+                    id="speed",
+                    compact=True,
+                )
+            with Horizontal(classes="option-row"):
+                yield Label("Cards", classes="option-label")
+                yield Select(
+                    [(STYLE_LABELS[s], s) for s in CARD_STYLES],
+                    value=prefs.card_style,
+                    allow_blank=False,
+                    id="card-style",
+                    compact=True,
+                )
+            yield Static(
+                "Every card also shows its colour's letter. Choose ASCII cards if suit "
+                "symbols look misaligned in your terminal.",
+                classes="dialog-text",
+            )
+            yield Button("Close", id="close", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#theme", Select).focus()
+
+    @on(Select.Changed)
+    def _changed(self, event: Select.Changed) -> None:
+        app: Any = self.app
+        value = event.value
+        if not isinstance(value, str):
+            return
+        if event.select.id == "theme":
+            app.prefs.theme = value
+            app.apply_theme()
+        elif event.select.id == "speed":
+            app.prefs.speed = value
+        elif event.select.id == "card-style":
+            app.prefs.card_style = value
+        app.save_prefs()
+        self.app.screen_stack[-2].refresh(recompose=False)
+        for screen in self.app.screen_stack:
+            refresh = getattr(screen, "refresh_table", None)
+            if refresh is not None:
+                refresh()
+
+    @on(Button.Pressed, "#close")
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,619 @@
+"""The table: seats, the pile or trick, the hand of the human to act, status and log.
+
+The screen applies no rule: it asks the controller what to show and who acts, runs
+computer decisions in worker threads, and sends the humans' choices to the controller.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, RichLog, Static
+from textual.worker import Worker, WorkerState
+
+from unotable.controller import Controller, Pace
+from unotable.engine import Action, EngineError, Event
+
+from ..cards import CardStyle, sort_cards
+from ..describe import describe
+from ..widgets.center import CenterPanel
+from ..widgets.hand import NUMBER_KEYS, HandView
+from ..widgets.seats import SeatsPanel
+from . import prompts
+from .common import TooSmall, screen_too_small
+
+HEARTS_GAMES = ("uno-hearts", "wild-twist-hearts")
+# Kinds answered in a dialog rather than by picking a card from the hand.
+DIALOG_KINDS = ("color", "challenge", "direction", "give", "moon", "keep", "decline")
+CATCH_WINDOW = {"slow": 2.5, "normal": 1.8, "fast": 1.2, "instant": 0.0}
+
+
+class TableScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left,h", "cursor(-1)", "◀ ▶ card", show=False),
+        Binding("right,l", "cursor(1)", "Next card", show=False),
+        Binding("enter,space", "play", "Play"),
+        Binding("d", "draw", "Draw"),
+        Binding("u", "uno", "UNO!"),
+        Binding("c", "catch", "Catch"),
+        Binding("s", "sort", "Sort"),
+        Binding("t", "last_trick", "Last trick"),
+        Binding("g", "toggle_log", "Log"),
+        Binding("f", "skip_ahead", "Skip ahead"),
+        Binding("question_mark", "keys", "Keys"),
+        Binding("f1", "rules", "Rules", show=False),
+        Binding("o", "settings", "Settings", show=False),
+        Binding("q", "request_quit", "Quit"),
+        *[Binding(key, f"pick({i})", show=False) for i, key in enumerate(NUMBER_KEYS)],
+    ]
+
+    def __init__(self, controller: Controller) -> None:
+        super().__init__(classes="table")
+        self.controller = controller
+        self.game_id = controller.game_id
+        self.sort_by = "suit"
+        self.uno_marked = False
+        self.error = ""
+        self.recent: list[Event] = []  # the last few events, as the viewer then saw them
+        self._style_key: tuple[str, bool] | None = None
+        self._dialog_open = False
+        self._thinking: tuple[int, int] | None = None  # (seat, version) being decided
+        self._turn_scheduled: int | None = None  # version a computer turn is scheduled for
+        self._reactions: set[tuple[int, int]] = set()  # (version, seat) timers set
+        self._paused = False
+        self._log_viewer: int | str | None = "unset"
+        self._log_count = 0
+        self._events_seen = len(controller.match.log)
+        self._leaving = False
+        self._footer_keys: tuple[bool | None, ...] = ()
+
+    # -- layout ---------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield TooSmall()
+        with Horizontal(id="table-top"):
+            yield SeatsPanel(id="seats")
+            yield CenterPanel(id="center")
+            yield RichLog(id="log", wrap=True, max_lines=2000, markup=False)
+        with Vertical(id="hand-box"):
+            yield HandView(id="hand")
+        yield Static("", id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#log", RichLog).border_title = "Log"
+        self.query_one("#seats").border_title = "Seats"
+        wide = self.app.size.width >= 120
+        self.query_one("#log").display = wide
+        self.call_after_refresh(self.advance)
+
+    # -- what is on screen ----------------------------------------------------------------
+
+    @property
+    def card_style(self) -> CardStyle:
+        app: Any = self.app
+        return CardStyle(self.game_id, app.card_theme, app.ascii_cards)
+
+    def names(self) -> list[str]:
+        return [s.name for s in self.controller.seats]
+
+    def kinds(self) -> list[str]:
+        return [s.label for s in self.controller.seats]
+
+    def acting_human(self) -> int | None:
+        """The human whose decision is awaited and whose cards are on screen, if any."""
+        c = self.controller
+        turn = c.turn()
+        if turn.human and turn.seat is not None and c.display_seat() == turn.seat:
+            return turn.seat
+        return None
+
+    def refresh_table(self) -> None:
+        if not self.is_mounted:
+            return
+        c = self.controller
+        app: Any = self.app
+        if c.pace.speed != app.prefs.speed:
+            c.pace = Pace(app.prefs.speed)
+        viewer = c.display_seat()
+        view = c.view(viewer) if viewer is not None else c.public_view()
+        turn = c.turn()
+        cards = self.card_style
+        names = self.names()
+        self.query_one(SeatsPanel).show(
+            view, names, self.kinds(), turn.seat, viewer, cards.ascii_only
+        )
+        recent = [describe(event, names, cards) for event in self.recent]
+        self.query_one(CenterPanel).show(view, names, cards, [r for r in recent if r])
+        if (cards.theme, cards.ascii_only) != self._style_key:
+            self._style_key = (cards.theme, cards.ascii_only)
+            self._log_viewer = "unset"  # redraw the log in the new card style
+        hand = self.query_one(HandView)
+        box = self.query_one("#hand-box")
+        if viewer is None:
+            box.border_title = "Cards hidden"
+            hand.hide("Cards are hidden until the next player takes the keyboard.")
+        else:
+            ordered = sort_cards(view.hand, self.game_id, self.sort_by)
+            playable = set()
+            if self.acting_human() == viewer:
+                legal_cards = {str(a.card) for a in c.legal(viewer) if a.kind == "play"}
+                playable = {i for i, card in enumerate(ordered) if str(card) in legal_cards}
+            hand.show(ordered, playable, cards)
+            owner = "Your hand" if names[viewer] == "You" else f"{names[viewer]}'s hand"
+            box.border_title = f"{owner} ({len(ordered)} cards)"
+        self.query_one("#status", Static).update(self.status_text())
+        self._update_log(viewer)
+        # The footer rebuilds itself on refresh_bindings: only when the keys really change.
+        keys = tuple(
+            self.check_action(name, ())
+            for name in ("play", "draw", "uno", "catch", "last_trick", "skip_ahead")
+        )
+        if keys != self._footer_keys:
+            self._footer_keys = keys
+            self.refresh_bindings()
+
+    def _update_log(self, viewer: int | None) -> None:
+        log = self.query_one("#log", RichLog)
+        match = self.controller.match
+        if viewer != self._log_viewer:
+            log.clear()
+            self._log_viewer = viewer
+            self._log_count = 0
+        names, cards = self.names(), self.card_style
+        for event in match.events_for(viewer, self._log_count):
+            line = describe(event, names, cards)
+            if line:
+                log.write(line)
+        self._log_count = len(match.log)
+
+    def status_text(self) -> Text:
+        c = self.controller
+        text = Text()
+        if self.error:
+            text.append("✗ " if not self.card_style.ascii_only else "x ", style="bold red")
+            text.append(self.error + "\n", style="bold")
+        turn = c.turn()
+        names = self.names()
+        if turn.over:
+            text.append("The match is over.")
+            return text
+        seat = turn.seat
+        assert seat is not None
+        exposed = c.exposed()
+        if exposed is not None and any(c.catch_action(h) for h in c.humans):
+            text.append(
+                f"{names[exposed]} has one card and did not call UNO: press C to catch!\n",
+                style="bold",
+            )
+        if turn.human and self.acting_human() == seat:
+            text.append(prompts.status_for(c, seat, self.card_style, self.uno_marked))
+        elif turn.human:
+            text.append(f"Waiting for {names[seat]} to take the keyboard.")
+        else:
+            speed = "" if c.fast_forward else "  (F skips ahead to the next human decision)"
+            text.append(f"{names[seat]} ({c.seats[seat].label}) is playing…{speed}")
+        return text
+
+    # -- moving the match on --------------------------------------------------------------
+
+    def advance(self) -> None:
+        """Show results, hand the keyboard over, ask a human, or let a computer act."""
+        if self._leaving or not self.is_mounted:
+            return
+        self.refresh_table()
+        if self._dialog_open or self._thinking is not None:
+            return
+        if screen_too_small(*self.app.size):
+            self._paused = True
+            return
+        c = self.controller
+        if len(c.hand_results) > c.results_seen:
+            self._show_scoreboard()
+            return
+        turn = c.turn()
+        if turn.over:
+            return
+        self._schedule_reactions()
+        seat = turn.seat
+        assert seat is not None
+        if turn.human:
+            c.fast_forward = False
+            if c.needs_handover(seat):
+                self._hand_over(seat)
+            else:
+                self._ask_human(seat)
+            return
+        if self._turn_scheduled == c.version:
+            return
+        self._turn_scheduled = c.version
+        self._after(self._computer_delay(), partial(self._computer_turn, seat, c.version))
+
+    def _after(self, delay: float, callback: Any) -> None:
+        if delay <= 0:
+            self.call_later(callback)
+        else:
+            self.set_timer(delay, callback)
+
+    def _computer_delay(self) -> float:
+        c = self.controller
+        if c.fast_forward:
+            return 0.0
+        delay = c.pace.play_delay
+        exposed = c.exposed()
+        if exposed is not None and any(c.catch_action(h) for h in c.humans):
+            delay = max(delay, CATCH_WINDOW[c.pace.speed])
+        return delay
+
+    def _computer_turn(self, seat: int, version: int) -> None:
+        c = self.controller
+        if self._leaving or c.version != version or self._dialog_open:
+            self._turn_scheduled = None
+            self.advance()
+            return
+        if c.resolve_reactions():
+            self.after_action()
+            return
+        self._thinking = (seat, version)
+        view = c.view(seat)
+        self.run_worker(
+            partial(c.think, seat, view), thread=True, exit_on_error=False, group="think"
+        )
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "think" or self._thinking is None:
+            return
+        if event.state not in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
+            return
+        seat, version = self._thinking
+        self._thinking = None
+        self._turn_scheduled = None
+        c = self.controller
+        if event.state == WorkerState.SUCCESS and c.version == version and not self._leaving:
+            action = event.worker.result
+            try:
+                c.apply(seat, action)
+            except EngineError as error:  # a computer player bug: fall back to a legal move
+                self.notify(f"{c.name(seat)} tried {action}: {error}", severity="warning")
+                c.apply(seat, c.legal(seat)[0])
+            self.after_action()
+        elif event.state == WorkerState.ERROR and not self._leaving:
+            self.notify(f"{c.name(seat)}'s computer player failed; it plays a legal card")
+            c.apply(seat, next(a for a in c.legal(seat) if a.kind not in ("catch", "uno")))
+            self.after_action()
+        else:
+            self.advance()
+
+    def _schedule_reactions(self) -> None:
+        c = self.controller
+        for delay, seat in c.pending_reactions():
+            key = (c.version, seat)
+            if key in self._reactions:
+                continue
+            self._reactions.add(key)
+            self._after(delay, partial(self._react, seat, c.version))
+
+    def _react(self, seat: int, version: int) -> None:
+        c = self.controller
+        if self._leaving or c.version != version or self._dialog_open:
+            return
+        if c.react(seat):
+            self.after_action()
+
+    def after_action(self) -> None:
+        """Note what just happened, then move on."""
+        match = self.controller.match
+        names, cards = self.names(), self.card_style
+        viewer = self.controller.display_seat()
+        for event in match.events_for(viewer, self._events_seen):
+            line = describe(event, names, cards)
+            if line and event.kind not in ("deal", "hand"):
+                self.recent.append(event)
+                if event.kind in ("catch", "exposed", "uno", "creeper", "pass_hand", "moon"):
+                    self.notify(line, timeout=3)
+        self.recent = self.recent[-6:]
+        self._events_seen = len(match.log)
+        self.advance()
+
+    # -- humans ---------------------------------------------------------------------------
+
+    def _hand_over(self, seat: int) -> None:
+        from .handover import HandOverScreen
+
+        c = self.controller
+        exposed = c.exposed()
+        catch = c.catch_action(seat) is not None and exposed is not None
+        self._dialog_open = True
+        self.app.push_screen(
+            HandOverScreen(c.name(seat), c.name(exposed) if catch else None),
+            partial(self._handed_over, seat),
+        )
+
+    def _handed_over(self, seat: int, answer: str | None) -> None:
+        self._dialog_open = False
+        c = self.controller
+        if answer == "catch":
+            action = c.catch_action(seat)
+            if action is not None:
+                c.apply(seat, action)
+        c.show_to(seat)
+        self.error = ""
+        self.after_action()
+
+    def _ask_human(self, seat: int) -> None:
+        c = self.controller
+        c.show_to(seat)
+        legal = [a for a in c.legal(seat) if a.kind not in ("catch", "uno")]
+        kinds = {a.kind for a in legal}
+        if kinds & set(DIALOG_KINDS):
+            self._dialog_open = True
+            prompts.ask(self, seat, legal, partial(self._answered, seat))
+        self.refresh_table()
+
+    def _answered(self, seat: int, action: Action | None) -> None:
+        self._dialog_open = False
+        if action is not None:
+            self.send(seat, action)
+        else:
+            self.advance()
+
+    def send(self, seat: int, action: Action) -> bool:
+        """Apply a human's action; an illegal one shows the engine's reason and changes nothing."""
+        try:
+            self.controller.apply(seat, action)
+        except EngineError as error:
+            self.error = str(error)
+            self.refresh_table()
+            self.advance()
+            return False
+        self.error = ""
+        if action.kind == "play":
+            self.uno_marked = False
+        self.after_action()
+        return True
+
+    # -- keys -----------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        c = self.controller
+        seat = self.acting_human()
+        legal = c.legal(seat) if seat is not None else []
+        kinds = {a.kind for a in legal}
+        uno_game = self.game_id in ("uno", "uno-minecraft")
+        if action in ("play", "cursor", "pick"):
+            return seat is not None and "play" in kinds
+        if action == "draw":
+            return seat is not None and bool(kinds & {"draw", "pass"})
+        if action == "uno":
+            return (
+                uno_game
+                and (seat is not None or self._catcher() is not None)
+                and (self._late_caller() is not None or (seat is not None and "play" in kinds))
+            )
+        if action == "catch":
+            return uno_game and self._catcher() is not None
+        if action == "last_trick":
+            return self.game_id in HEARTS_GAMES
+        if action == "skip_ahead":
+            turn = c.turn()
+            return not turn.over and not turn.human
+        return True
+
+    def _catcher(self) -> int | None:
+        """The human who catches when C is pressed: the one at the keyboard, if they may."""
+        c = self.controller
+        seat = c.display_seat()
+        candidates = ([seat] if seat is not None else []) + c.humans
+        for human in candidates:
+            if c.catch_action(human) is not None:
+                return human
+        return None
+
+    def _late_caller(self) -> int | None:
+        c = self.controller
+        seat = c.display_seat()
+        if seat is not None and c.late_call_action(seat) is not None:
+            return seat
+        return None
+
+    def action_cursor(self, step: int) -> None:
+        self.query_one(HandView).move(step)
+
+    def action_pick(self, index: int) -> None:
+        hand = self.query_one(HandView)
+        if index < len(hand.cards):
+            hand.cursor = index
+            self.action_play()
+
+    @on(HandView.Picked)
+    def _picked(self, event: HandView.Picked) -> None:
+        if self.acting_human() is not None:
+            self.action_play()
+
+    def action_play(self) -> None:
+        seat = self.acting_human()
+        hand = self.query_one(HandView)
+        if seat is None or self._dialog_open or not hand.cards:
+            return
+        card = hand.cards[hand.cursor]
+        c = self.controller
+        plays = [a for a in c.legal(seat) if a.kind == "play" and str(a.card) == str(card)]
+        if not plays:
+            self.send(seat, prompts.attempt(c, card))
+            return
+        wanted = [a for a in plays if a.uno == self.uno_marked] or [a for a in plays if not a.uno]
+        if len(wanted) == 1:
+            self.send(seat, wanted[0])
+            return
+        self._dialog_open = True
+        prompts.ask_declaration(self, card, wanted, partial(self._answered, seat), self.card_style)
+
+    def action_draw(self) -> None:
+        seat = self.acting_human()
+        if seat is None or self._dialog_open:
+            return
+        legal = self.controller.legal(seat)
+        for kind in ("draw", "pass"):
+            for action in legal:
+                if action.kind == kind:
+                    self.send(seat, action)
+                    return
+
+    def action_uno(self) -> None:
+        late = self._late_caller()
+        if late is not None:
+            action = self.controller.late_call_action(late)
+            if action is not None:
+                self.send(late, action)
+            return
+        if self.acting_human() is not None:
+            self.uno_marked = not self.uno_marked
+            self.refresh_table()
+
+    def action_catch(self) -> None:
+        seat = self._catcher()
+        if seat is None:
+            self.error = "Nobody can be caught right now."
+            self.refresh_table()
+            return
+        action = self.controller.catch_action(seat)
+        if action is not None:
+            self.send(seat, action)
+
+    def action_sort(self) -> None:
+        self.sort_by = "value" if self.sort_by == "suit" else "suit"
+        self.notify(f"Sorted by {'value' if self.sort_by == 'value' else 'colour or suit'}")
+        self.refresh_table()
+
+    def action_toggle_log(self) -> None:
+        log = self.query_one("#log")
+        log.display = not log.display
+        # Below 120 columns the log takes the middle's place rather than squeezing it.
+        self.query_one(CenterPanel).display = not log.display or self.app.size.width >= 120
+
+    def action_skip_ahead(self) -> None:
+        self.controller.fast_forward = True
+        self.notify("Skipping ahead to the next human decision")
+        self.advance()
+
+    def action_last_trick(self) -> None:
+        from .trick import LastTrickScreen
+
+        viewer = self.controller.display_seat()
+        c = self.controller
+        view = c.view(viewer) if viewer is not None else c.public_view()
+        if getattr(view, "last_trick", None) is None:
+            self.notify("No trick has been completed yet.")
+            return
+        self.app.push_screen(LastTrickScreen(view, self.names(), self.card_style))
+
+    def action_keys(self) -> None:
+        from .help import KeysScreen
+
+        self.app.push_screen(KeysScreen())
+
+    def action_rules(self) -> None:
+        from .help import RulesScreen
+
+        self.app.push_screen(RulesScreen(self.game_id))
+
+    def action_settings(self) -> None:
+        from .settings import SettingsScreen
+
+        self.app.push_screen(SettingsScreen(), lambda _: self.refresh_table())
+
+    def action_request_quit(self) -> None:
+        from .common import ChoiceScreen
+
+        if self.controller.over:
+            self._leave("lobby")
+            return
+        saved = " It is saved: Continue in the lobby picks it up again."
+        self.app.push_screen(
+            ChoiceScreen(
+                "Leave this match?",
+                [("stay", "Keep playing"), ("lobby", "Back to the lobby"), ("quit", "Quit")],
+                explanation="The match stops here." + saved,
+                dialog_id="quit-dialog",
+            ),
+            lambda answer: self._leave(answer) if answer in ("lobby", "quit") else None,
+        )
+
+    def _leave(self, where: str | None) -> None:
+        self._leaving = True
+        self.workers.cancel_group(self, "think")
+        if where == "quit":
+            self.app.exit()
+        else:
+            self._pop_table()
+
+    def _pop_table(self) -> None:
+        """Close the table and any dialog of its still open, one screen at a time."""
+        top = self.app.screen
+        if self not in self.app.screen_stack:
+            return
+        if top is self:
+            self.app.pop_screen()
+            return
+        if not top.has_class("quit-dialog"):  # the quit dialog is closing itself
+            self.app.pop_screen()
+        self.set_timer(0.05, self._pop_table)
+
+    def _restart(self, fresh: Controller) -> None:
+        """Play again: the same table, a new match (the screen stack stays as it is)."""
+        app: Any = self.app
+        fresh.on_action = app.autosave
+        self.controller = fresh
+        self.recent = []
+        self.error = ""
+        self.uno_marked = False
+        self._turn_scheduled = None
+        self._thinking = None
+        self._reactions.clear()
+        self._log_viewer = "unset"
+        self._events_seen = len(fresh.match.log)
+        self.advance()
+
+    # -- results --------------------------------------------------------------------------
+
+    def _show_scoreboard(self) -> None:
+        from .scoreboard import ScoreboardScreen
+
+        c = self.controller
+        self._dialog_open = True
+        self.app.push_screen(ScoreboardScreen(c), self._after_scoreboard)
+
+    def _after_scoreboard(self, answer: str | None) -> None:
+        c = self.controller
+        self._dialog_open = False
+        c.results_seen = len(c.hand_results)
+        if not c.over:
+            self.recent = []
+            self.after_action()
+            return
+        if answer == "again":
+            seats = list(c.seats)
+            fresh = Controller(c.game_id, seats, dict(c.match.options), None, speed=c.pace.speed)
+            self._restart(fresh)
+        elif answer == "quit":
+            self._leave("quit")
+        else:
+            self._leave("lobby")
+
+    # -- terminal size --------------------------------------------------------------------
+
+    def on_resize(self, event: events.Resize) -> None:
+        log = self.query_one("#log")
+        if event.size.width >= 120 and not log.display:
+            log.display = True
+        self.query_one(CenterPanel).display = not log.display or event.size.width >= 120
+        if self._paused and not screen_too_small(event.size.width, event.size.height):
+            self._paused = False
+            self.call_after_refresh(self.advance)

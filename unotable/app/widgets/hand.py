@@ -1,0 +1,126 @@
+"""The hand of the human to act: cards in display order, a cursor, playable cards lit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.style import Style
+from rich.text import Text
+from textual.message import Message
+from textual.widget import Widget
+
+from ..cards import CardStyle
+
+# Number keys 1-9 then 0 pick the first ten cards.
+NUMBER_KEYS = "1234567890"
+
+
+class HandView(Widget):
+    """Renders a hand as rows of card chips, each with its number key underneath.
+
+    Only playable cards get a number (a non-colour signal); the cursor card is bracketed.
+    """
+
+    class Picked(Message):
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.cards: list[Any] = []
+        self.playable: set[int] = set()  # indices into cards
+        self.cursor = 0
+        self.message = ""
+        self.card_style = CardStyle("uno")
+        self.selected: set[int] = set()
+
+    def show(
+        self,
+        cards: list[Any],
+        playable: set[int],
+        card_style: CardStyle,
+        message: str = "",
+    ) -> None:
+        fresh_turn = playable and not self.playable
+        self.cards = cards
+        self.playable = playable
+        self.card_style = card_style
+        self.message = message
+        if self.cursor >= len(cards):
+            self.cursor = max(0, len(cards) - 1)
+        if fresh_turn and self.cursor not in playable:
+            self.cursor = min(playable)  # start each turn on a card that can be played
+        self.refresh(layout=True)
+
+    def hide(self, message: str) -> None:
+        self.cards = []
+        self.playable = set()
+        self.message = message
+        self.refresh(layout=True)
+
+    def move(self, step: int) -> None:
+        if self.cards:
+            self.cursor = (self.cursor + step) % len(self.cards)
+            self.refresh()
+
+    def action_pick(self, index: int) -> None:
+        if 0 <= index < len(self.cards):
+            self.cursor = index
+            self.refresh()
+            self.post_message(self.Picked(index))
+
+    def text_lines(self) -> list[str]:
+        """What is on screen, as plain text (for tests and screen readers)."""
+        return self.render_text().plain.splitlines()
+
+    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+        return max(1, len(self.render_text(width).plain.splitlines()))
+
+    def render(self) -> Text:
+        return self.render_text(self.content_size.width or 78)
+
+    def render_text(self, width: int = 78) -> Text:
+        if not self.cards:
+            return Text(self.message or "No cards.", style="italic")
+        style = self.card_style
+        ascii_only = style.ascii_only
+        rows: list[tuple[Text, Text]] = []
+        top, bottom = Text(), Text()
+        for i, card in enumerate(self.cards):
+            label = style.label(card)
+            playable = i in self.playable
+            chip_width = len(label) + 2
+            if top.cell_len + chip_width + 2 > width and top.cell_len:
+                rows.append((top, bottom))
+                top, bottom = Text(), Text()
+            at_cursor = i == self.cursor
+            left, right = ("[", "]") if at_cursor else (" ", " ")
+            if i in self.selected:
+                left, right = ("*", "*") if not at_cursor else ("[", "]")
+            click = Style(meta={"@click": f"pick({i})"})
+            top.append(left, style=Style(bold=True) + click)
+            chip = style.text(card, dim=not playable)
+            chip.stylize(click)
+            if at_cursor:
+                chip.stylize(Style(underline=True))
+            top.append_text(chip)
+            top.append(right, style=Style(bold=True) + click)
+            key = NUMBER_KEYS[i] if i < len(NUMBER_KEYS) else "+"
+            mark = key if playable else ("·" if not ascii_only else ".")
+            if i in self.selected:
+                mark = "^" if ascii_only else "▲"
+            cell = mark.center(chip_width + 2)
+            bottom.append(cell, style=Style(dim=not playable) + click)
+        rows.append((top, bottom))
+        out = Text()
+        for n, (a, b) in enumerate(rows):
+            if n:
+                out.append("\n")
+            out.append_text(a)
+            out.append("\n")
+            out.append_text(b)
+        if self.message:
+            out.append("\n")
+            out.append(self.message, style="italic")
+        return out

@@ -96,10 +96,27 @@ async def test_the_last_setup_is_remembered(tmp_path: Path) -> None:
         assert isinstance(app.screen, TableScreen)
     prefs, notice = load_prefs(tmp_path)
     assert notice is None
-    assert prefs.lobby["game"] == "uno-hearts"
-    assert prefs.lobby["seats"][1] == ["Zed", "normal"]
+    assert prefs.last_setup["game"] == "uno-hearts"
+    assert prefs.last_setup["seats"][1] == ["Zed", "normal"]
     again = UnoTableApp(data_dir=tmp_path)
     async with again.run_test(size=(80, 24)) as pilot:
         lobby = await lobby_ready(pilot)
         assert lobby.game_id == "uno-hearts"
         assert lobby.query_one("#seat-name-1").value == "Zed"
+
+
+async def test_a_save_whose_actions_do_not_replay_is_set_aside(tmp_path: Path) -> None:
+    from unotable.store.record import MatchRecord, SeatRecord
+    from unotable.store.saves import autosave
+
+    seats = [SeatRecord("Ann", "human"), SeatRecord("Bob", "normal")]
+    autosave(MatchRecord("uno", {}, seats, seed=5, actions=[(1, "catch:0")]), tmp_path)
+    app = app_in(tmp_path, resume=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await lobby_ready(pilot)
+        for _ in range(20):
+            await pilot.pause()
+        assert not isinstance(app.screen, TableScreen)
+    assert not autosave_path(tmp_path).exists()
+    assert list(tmp_path.glob("autosave.json.corrupt-*"))
+    assert load_autosave(tmp_path) is None

@@ -9,6 +9,8 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.filter import Monochrome
 
+from unotable.engine.errors import EngineError
+
 from .prefs import Prefs, load_prefs, save_prefs
 
 
@@ -109,10 +111,23 @@ class UnoTableApp(App[None]):
 
         try:
             controller = Controller.from_record(record, speed=self.prefs.speed)
-        except Exception as error:
-            self.notify(f"The saved match could not be rebuilt: {error}", severity="error")
+        except (EngineError, ValueError) as error:
+            self.notify(self.set_save_aside(error), severity="error", timeout=10)
             return
         self.start_match(controller)
+
+    def set_save_aside(self, error: Exception) -> str:
+        """Move an autosave that does not replay aside (never delete it); the notice to show."""
+        from unotable.store.files import move_aside
+        from unotable.store.paths import autosave_path
+
+        assert self.data_dir is not None
+        self.saved_record = None
+        try:
+            moved = move_aside(autosave_path(self.data_dir), "corrupt")
+        except OSError:
+            return f"The saved match could not be rebuilt ({error})."
+        return f"The saved match could not be rebuilt ({error}); it was moved to {moved}."
 
     def has_saved(self) -> bool:
         return self.saved_record is not None
@@ -126,32 +141,27 @@ class UnoTableApp(App[None]):
         """(record or None, notice or None) for the autosaved match."""
         if not self.use_store or self.data_dir is None:
             return None, None
-        try:
-            from unotable.store.saves import load_autosave
-        except ImportError:
-            return None, None
+        from unotable.store.saves import SaveError, load_autosave
+
         try:
             return load_autosave(self.data_dir), None
-        except Exception as error:  # SaveError: damaged or newer file, already moved aside
+        except SaveError as error:  # damaged or newer file, already moved aside
             return None, str(error)
 
     def autosave(self, controller: Any) -> None:
         if not self.use_store or self.data_dir is None:
             return
-        try:
-            from unotable.store import saves
+        from unotable.store import history, saves
 
+        try:
             record = controller.to_record()
             if record.finished:
+                # history first: if that fails, the autosave still holds the match
+                history.record_finished(record, self.data_dir, controller.match)
                 saves.clear_autosave(self.data_dir)
-                from unotable.store.history import record_finished
-
-                record_finished(record, self.data_dir, controller.match)
             else:
                 saves.autosave(record, self.data_dir)
-        except ImportError:
-            return
-        except Exception as error:
+        except (OSError, saves.SaveError) as error:
             self.notify(f"Autosave failed: {error}", severity="warning")
 
     def start_match(self, controller: Any) -> None:
@@ -181,8 +191,6 @@ class UnoTableApp(App[None]):
 def _default_data_dir(use_store: bool) -> Path | None:
     if not use_store:
         return None
-    try:
-        from unotable.store.paths import default_data_dir
-    except ImportError:
-        return None
+    from unotable.store.paths import default_data_dir
+
     return default_data_dir()

@@ -132,7 +132,7 @@ class LobbyScreen(Screen[None]):
 
     async def _fill(self) -> None:
         app: Any = self.app
-        self._restore(app.prefs.lobby)
+        self._restore(app.prefs.last_setup)
         await self.query_one("#lobby-right").mount_all(self._right_side())
         await self.mount(Footer())
         self.filled = True
@@ -346,7 +346,7 @@ class LobbyScreen(Screen[None]):
         from unotable.controller import Controller
 
         app: Any = self.app
-        app.prefs.lobby = self.setup()
+        app.prefs.last_setup = self.setup()
         app.save_prefs()
         try:
             controller = Controller(
@@ -372,11 +372,8 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(SettingsScreen())
 
     def action_stats(self) -> None:
-        try:
-            from unotable.app.screens.stats import StatsScreen
-        except ImportError:
-            self._message("Statistics are not available in this version.")
-            return
+        from unotable.app.screens.stats import StatsScreen
+
         app: Any = self.app
         self.app.push_screen(StatsScreen(app.data_dir))
 

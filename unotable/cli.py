@@ -27,15 +27,28 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> Parser:
+def build_parser(argv: list[str] | None = None) -> Parser:
+    """The parser; only the subcommand named in ``argv`` (if any) is configured in full."""
     parser = Parser(prog="unotable", description="A terminal card table for UNO and Hearts.")
-    parser.add_argument("--version", action="version", version=_version())
+    parser.add_argument("--version", action=VersionAction)
     import_module(APP_MODULE).configure(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    wanted = next((a for a in argv or () if a in SUBCOMMANDS), None)
     for name, (module, help_text) in SUBCOMMANDS.items():
         sub_parser = sub.add_parser(name, help=help_text, description=help_text)
-        import_module(module).configure(sub_parser)
+        if argv is None or name == wanted:
+            import_module(module).configure(sub_parser)
     return parser
+
+
+class VersionAction(argparse.Action):
+    """--version, looked up only when asked for (importlib.metadata is slow to import)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
+        parser.exit(0, _version() + "\n")
 
 
 def _version() -> str:
@@ -49,8 +62,7 @@ def _version() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = build_parser(argv).parse_args(argv)
     module = SUBCOMMANDS[args.command][0] if args.command else APP_MODULE
     try:
         return int(import_module(module).run(args) or 0)

@@ -296,3 +296,23 @@ async def test_a_mouse_click_plays_the_card() -> None:
         await pilot.click(HandView, offset=(column, 0))
         await pilot.pause()
         assert last_actions(ctrl, 0) == ["R7"]
+
+
+async def test_an_unplayable_drawn_card_is_kept_and_the_status_says_why() -> None:
+    ctrl = with_deal(
+        controller("uno", ["human", "first"], seed=1),
+        hands=[["B5", "B3"], ["G1", "G2"]],
+        first_discard="R1",
+        dealer=1,
+        draw_pile=["G9", *UNO_PILE],
+    )
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await start(pilot, ctrl)
+        await settle(pilot)
+        # send, then read the status before the computer gets the event loop
+        assert table.send(0, ctrl.match.parse_action("draw"))
+        assert not isinstance(app.screen, ChoiceScreen)  # nothing was asked
+        assert last_actions(ctrl, 0) == ["draw", "keep"]
+        status = str(table.status_text())
+        assert "You drew G9: it does not match, so you keep it." in status

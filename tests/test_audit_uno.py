@@ -292,7 +292,8 @@ def test_no_secret_card_reaches_a_spectator_or_another_seat(deal):
     match.apply(0, "keep")
     match.apply(1, "draw")  # R9: playable
     match.apply(1, "keep")
-    match.apply(2, "draw")
+    match.apply(2, "draw")  # B6: no match, so it must be kept
+    match.apply(2, "keep")
     match.apply(0, "W+4>B")
     match.apply(1, "challenge")
     public = {"flip", "creeper", "play"}

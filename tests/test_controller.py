@@ -140,3 +140,64 @@ def test_the_public_view_holds_nobodys_secrets() -> None:
     public = ctrl.public_view()
     assert public.hand == () and public.legal == () and public.passed == ()
     assert all(cards == () for cards in public.known_hands)
+
+
+# -- a drawn card that cannot be played (RULES.md D-30, D-5) ------------------------------------
+
+
+def drawing_human(pile: list[str], opponent: str = "first") -> Controller:
+    """Seat 0 (human) holds nothing matching the R5 and draws the top of ``pile``."""
+    ctrl = Controller("uno", seats("human", opponent), None, 1)
+    ctrl.match = get_game("uno").from_deal(
+        2, seed=1, hands=[["B3", "Y4"], ["G1", "G2"]], first_discard="R5", dealer=1, draw_pile=pile
+    )
+    return ctrl
+
+
+def test_an_unplayable_drawn_card_is_kept_without_asking() -> None:
+    saved: list[int] = []
+    ctrl = drawing_human(["G9", "B6", "B7"])
+    ctrl.on_action = lambda c: saved.append(c.version)
+    events = ctrl.apply(0, "draw")
+    assert [e.kind for e in events] == ["draw", "keep"]
+    assert [(s, str(a)) for s, a in ctrl.match.history] == [(0, "draw"), (0, "keep")]
+    assert [[e.kind for e in entry.events] for entry in ctrl.log] == [["draw"], ["keep"]]
+    assert saved == [2]  # one save, after the keep
+    assert ctrl.turn().seat == 1 and str(ctrl.kept_card(0)) == "G9"
+    assert ctrl.kept_card(1) is None
+    ctrl.run_computers()  # seat 1 draws B6, cannot play it either, and keeps it too
+    assert [str(a) for _, a in ctrl.match.history[2:]] == ["draw", "keep"]
+    assert ctrl.turn().seat == 0 and ctrl.kept_card(0) is None  # the turn came back
+
+
+def test_a_playable_drawn_card_still_asks() -> None:
+    ctrl = drawing_human(["R9", "B6"])
+    events = ctrl.apply(0, "draw")
+    assert [e.kind for e in events] == ["draw"]
+    assert ctrl.turn().seat == 0 and ctrl.kept_card(0) is None
+    assert [str(a) for a in ctrl.legal(0)] == ["R9", "keep"]
+
+
+def test_a_computer_takes_its_forced_keep_as_a_paced_turn() -> None:
+    ctrl = Controller("uno", seats("random", "random", "random"), {"target": 30}, 4)
+    forced = 0
+    while not ctrl.over:
+        turn = ctrl.turn()
+        assert turn.seat is not None
+        choices = [a.kind for a in ctrl.legal(turn.seat) if a.kind not in ("uno", "catch")]
+        forced += choices == ["keep"]
+        ctrl.play_computer(turn.seat)
+    assert forced > 0  # asked like any other decision, so it is paced like one
+
+
+def test_the_centre_panel_does_not_say_whether_a_drawn_card_plays() -> None:
+    from unotable.app.widgets.center import _pending
+
+    names = ["P0", "P1"]
+    lines = []
+    for pile in (["R9", "B6"], ["G9", "B6"]):  # playable, then not
+        match = drawing_human(pile).match
+        match.apply(0, "draw")
+        assert _pending(match.view(0), names) == "Play the card you drew, or keep it."
+        lines.append(_pending(match.view(1), names))
+    assert lines == ["P0 drew a card.", "P0 drew a card."]

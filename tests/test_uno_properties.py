@@ -87,22 +87,27 @@ def rulebook_legal(view) -> set[str]:
         if with_uno:
             legal.update(t + "!" for t in texts)
 
+    def playable(card) -> bool:
+        matches = card.color is None or card.color == active
+        matches = matches or (top.color is not None and card.face == top.face)
+        holds_active = any(c.color == active for c in hand)
+        if str(card) == "W+4" and not view.options["wd4_bluff"] and holds_active:
+            return False
+        return matches
+
     if view.seat == view.current:
         if view.pending is None:
             for card in hand:
-                matches = card.color is None or card.color == active
-                matches = matches or (top.color is not None and card.face == top.face)
-                holds_active = any(c.color == active for c in hand)
-                if str(card) == "W+4" and not view.options["wd4_bluff"] and holds_active:
-                    continue
-                if matches:
+                if playable(card):
                     add_play(card)
             if view.draw_pile_size or len(view.discard) > 1:
                 legal.add("draw")
             elif not legal:
                 legal.add("pass")
         elif view.pending == "drawn":
-            add_play(view.drawn)
+            # a drawn card that does not match can only be kept (D-30)
+            if playable(view.drawn):
+                add_play(view.drawn)
             legal.add("keep")
         elif view.pending == "challenge":
             legal |= {"challenge", "accept"}

@@ -149,7 +149,8 @@ def test_d29_skip_first_left_player_is_skipped(deal):
 def test_d29_reverse_first_dealer_plays_first_counter_clockwise(deal):
     match = deal([["R1", "G1"], ["R2"], ["R3"]], first="G-rev", dealer=1)
     assert (match.current, match.direction) == (1, -1)
-    match.apply(1, "draw")  # B1 drawn, no match: the turn passes right
+    match.apply(1, "draw")  # B6 drawn, no match: kept, and the turn passes right
+    match.apply(1, "keep")
     assert match.current == 0
 
 
@@ -271,7 +272,9 @@ def test_d30_may_draw_while_holding_a_playable_card(deal):
     events = match.apply(0, "draw")
     assert names(events[0].cards) == ["Y9"] and events[0].private_to == frozenset({0})
     assert events[0].seen_by(1).cards == ()
-    assert match.current == 1 and len(match.hands[0]) == 3  # only one card, not until playable
+    assert len(match.hands[0]) == 3  # only one card, not until playable
+    match.apply(0, "keep")
+    assert match.current == 1 and len(match.hands[0]) == 3
 
 
 def test_d30_drawn_playable_card_may_be_played_but_nothing_else(deal):
@@ -295,11 +298,35 @@ def test_d30_keep_the_drawn_card_even_if_playable(deal):
     assert match.current == 1 and names(match.hands[0]) == ["R7", "R9", "B2"]
 
 
-def test_d30_unplayable_drawn_card_passes_the_turn_with_no_decision(deal):
+def test_d30_unplayable_drawn_card_must_be_kept(deal):
     match = deal([["R7", "B2"], ["R2"]], first="R5", dealer=1, pile=["G9", "G1"])
     match.apply(0, "draw")
+    # still a decision, so the others cannot tell whether the card was playable (D-5)
+    assert match.current == 0 and match.pending == "drawn"
+    assert legal(match, 0) == ["keep"]
+    with pytest.raises(IllegalAction, match="does not match"):
+        match.apply(0, "G9")
+    with pytest.raises(IllegalAction, match="you may only play the drawn card"):
+        match.apply(0, "R7")
+    events = match.apply(0, "keep")
+    assert kinds(events) == ["keep"]
     assert match.current == 1 and match.pending is None
-    assert legal(match, 0) == []
+    assert names(match.hands[0]) == ["R7", "G9", "B2"] and legal(match, 0) == []
+
+
+def test_d5_others_cannot_tell_a_playable_drawn_card_from_an_unplayable_one(deal):
+    playable = deal([["R7", "B2"], ["R2", "G3"]], first="R5", dealer=1, pile=["R9", "G1"])
+    unplayable = deal([["R7", "B2"], ["R2", "G3"]], first="R5", dealer=1, pile=["G9", "G1"])
+    assert legal(playable, 0) == legal(unplayable, 0)
+    draws = [m.apply(0, "draw") for m in (playable, unplayable)]
+    assert [e.seen_by(1) for e in draws[0]] == [e.seen_by(1) for e in draws[1]]
+    assert playable.view(1) == unplayable.view(1)
+    assert playable.view(1).pending == "drawn" and playable.view(1).drawn is None
+    assert None not in (playable.view(0).drawn, unplayable.view(0).drawn)
+    assert playable.view(0) != unplayable.view(0)  # the drawing seat does see its card
+    for match in (playable, unplayable):
+        match.apply(0, "keep")
+    assert playable.view(1) == unplayable.view(1)
 
 
 def test_d30_drawn_card_with_uno_when_it_leaves_one(deal):
@@ -500,6 +527,7 @@ def test_d34_reshuffle_keeps_the_top_card(deal):
     match.apply(1, "R3")
     match.apply(0, "R2")  # discard: R5 R1 R3 R2, draw pile: Y1
     match.apply(1, "draw")  # takes Y1; the pile is empty now
+    match.apply(1, "keep")
     assert match.draw_pile == []
     events = match.apply(0, "draw")
     assert kinds(events) == ["reshuffle", "draw"]
@@ -817,7 +845,7 @@ def test_determinize_keeps_a_pending_challenge_playable(deal):
         assert events[0].data["guilty"] is guilty
 
 
-def test_determinize_gives_the_drawing_seat_a_playable_drawn_card(deal):
+def test_determinize_gives_the_drawing_seat_some_unseen_drawn_card(deal):
     from random import Random
 
     from unotable.engine.uno import determinize
@@ -835,7 +863,7 @@ def test_determinize_gives_the_drawing_seat_a_playable_drawn_card(deal):
 def test_d30_drawn_wild_draw_four_follows_the_legality_rule(deal):
     strict = deal([["R1", "G2"], ["B3"]], first="R5", dealer=1, pile=["W+4"], wd4_bluff=False)
     strict.apply(0, "draw")  # the hand holds red: the W+4 may not be played
-    assert strict.current == 1 and strict.pending is None
+    assert legal(strict, 0) == ["keep"]
     bluff = deal([["R1", "G2"], ["B3"]], first="R5", dealer=1, pile=["W+4"])
     bluff.apply(0, "draw")
     assert legal(bluff, 0) == ["W+4>R", "W+4>Y", "W+4>G", "W+4>B", "keep"]

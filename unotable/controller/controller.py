@@ -87,6 +87,8 @@ class Controller:
         self.log: list[LogEntry] = []
         self.fast_forward = False
         self.results_seen = 0  # hand results the UI has shown
+        # seat -> the card it drew and had to keep, until its next turn (for its status line)
+        self._kept: dict[int, Any] = {}
 
     # -- saving -------------------------------------------------------------------------
 
@@ -104,9 +106,8 @@ class Controller:
             record.game, seats, record.options, record.seed, started=record.started, speed=speed
         )
         for seat, text in record.actions:
-            action = controller.match.parse_action(text)
-            events = controller.match.apply(seat, action)
-            controller.log.append(LogEntry(seat, action, events))
+            controller._apply_logged(seat, controller.match.parse_action(text))
+        controller._keep_if_forced()
         controller.results_seen = len(controller.match.hand_results)
         controller.on_action = on_action
         return controller
@@ -248,17 +249,55 @@ class Controller:
     # -- acting ---------------------------------------------------------------------------
 
     def apply(self, seat: int, action: Action | str) -> list[Event]:
-        """Apply one action; raises IllegalAction (or NotationError) changing nothing."""
+        """Apply one action; raises IllegalAction (or NotationError) changing nothing.
+
+        A human's drawn card that cannot be played is kept at once (its events are returned
+        too): the engine still asks, so that nobody else learns whether it matched.
+        """
         if isinstance(action, str):
             action = self.match.parse_action(action)
         before = self._hands() if self.spec.id in _PASSING_GAMES else None
-        events = self.match.apply(seat, action)
+        events = list(self._apply_logged(seat, action))  # a copy: the log keeps the original
+        self._kept.pop(seat, None)
+        events += self._keep_if_forced()
         if before is not None and self._cards_changed_owner(before, self._hands()):
             self.hands_moved = True
-        self.log.append(LogEntry(seat, action, events))
         if self.on_action is not None:
             self.on_action(self)
         return events
+
+    def _apply_logged(self, seat: int, action: Action) -> list[Event]:
+        events = self.match.apply(seat, action)
+        self.log.append(LogEntry(seat, action, events))
+        return events
+
+    def _keep_if_forced(self) -> list[Event]:
+        forced = self._forced_keep()
+        if forced is None:
+            return []
+        seat = forced[0]
+        self._kept[seat] = getattr(self.match.view(seat), "drawn", None)  # from its own view
+        return self._apply_logged(*forced)
+
+    def _forced_keep(self) -> tuple[int, Action] | None:
+        """(seat, keep) when a human's only choice is to keep the card it just drew.
+
+        Computers take their forced keep as an ordinary, paced turn: keeping at once would
+        show watchers, by the missing pause, that the drawn card did not match.
+        """
+        seat = self.match.current
+        if seat is None or self.match.over or not self.seats[seat].is_human:
+            return None
+        turn_actions = [a for a in self.match.legal_actions(seat) if a.kind not in OUT_OF_TURN]
+        if len(turn_actions) == 1 and turn_actions[0].kind == "keep":
+            return seat, turn_actions[0]
+        return None
+
+    def kept_card(self, seat: int) -> Any:
+        """The card ``seat`` drew and had to keep, while the turn has not come back to it."""
+        if self.match.current == seat:
+            return None
+        return self._kept.get(seat)
 
     def _hands(self) -> list[Counter[str]]:
         return [Counter(map(str, self.match.view(s).hand)) for s in range(self.match.players)]

@@ -193,6 +193,11 @@ class TableScreen(Screen[None]):
                 f"{names[exposed]} has one card and did not call UNO: press C to catch!\n",
                 style="bold",
             )
+        viewer = c.display_seat()
+        kept = c.kept_card(viewer) if viewer is not None else None
+        if kept is not None:  # the controller kept it: say why, to this seat only
+            label = self.card_style.label(kept)
+            text.append(f"You drew {label}: it does not match, so you keep it.\n")
         if turn.human and self.acting_human() == seat:
             text.append(prompts.status_for(c, seat, self.card_style, self.uno_marked))
         elif turn.human:

@@ -75,7 +75,10 @@ def _pending(view: Any, names: list[str]) -> str:
     if view.challenge_color is not None or (view.pending == "challenge"):
         return f"{who} must answer a Wild Draw Four: challenge or accept."
     if view.pending == "drawn":
-        return f"{who} may play the card just drawn, or keep it."
+        # only the drawing seat sees its card: nobody else learns whether it can be played
+        if view.drawn is not None:
+            return "Play the card you drew, or keep it."
+        return f"{who} drew a card."
     if view.exposed is not None:
         return f"{names[view.exposed]} has one card and did not call UNO!"
     return ""

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from operator import attrgetter
 
 from ..core import GameSpec, Match
-from .cards import COLOR_INDEX, CREEPER_CARD, MATCH, WD4, UnoCard
+from .cards import COLOR_INDEX, CREEPER_CARD, UnoCard
 from .match import PENDING_CHALLENGE, PENDING_DRAWN, UnoMatch
 from .view import UnoView
 
@@ -69,14 +69,11 @@ def determinize(
     if view.pending == PENDING_DRAWN and current is not None:
         if current == me:
             match.drawn = view.drawn
-        else:
-            # the current seat drew a card it may play: sample one that fits
-            ok = MATCH[view.top.index][match.color]
-            for i, card in enumerate(unseen):
-                if ok[card.index] and (card is not WD4 or match.bluff_allowed):
-                    match.drawn = unseen.pop(i)
-                    hands[current].append(card)
-                    break
+        elif unseen:
+            # the card the current seat just drew: any unseen card (shuffled above)
+            card = unseen.pop()
+            match.drawn = card
+            hands[current].append(card)
 
     avoid = avoid or {}
     for seat in range(n):

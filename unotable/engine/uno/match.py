@@ -379,9 +379,10 @@ class UnoMatch(Match):
             elif pending == PENDING_DRAWN:
                 card = self.drawn
                 assert card is not None
-                acts += PLAYS[card.index]
-                if len(self.hands[seat]) == 2:
-                    acts += PLAYS_UNO[card.index]
+                if self._playable(card, self.hands[seat]):
+                    acts += PLAYS[card.index]
+                    if len(self.hands[seat]) == 2:
+                        acts += PLAYS_UNO[card.index]
                 acts.append(KEEP)
             elif pending == PENDING_CHALLENGE:
                 acts += (CHALLENGE, ACCEPT)
@@ -604,11 +605,10 @@ class UnoMatch(Match):
                 events.append(event)
         else:
             card = self._take(seat, 1, "turn", events)[0]
-        if self._playable(card, hand):
-            self.pending = PENDING_DRAWN
-            self.drawn = card
-        else:
-            self.turn = (seat + self.direction) % self.players
+        # Always a decision, even when the card cannot be played: ending the turn at once
+        # would tell everyone whether the drawn card was playable.
+        self.pending = PENDING_DRAWN
+        self.drawn = card
         return events
 
     def _can_play(self, seat: int) -> bool:

@@ -26,6 +26,9 @@ class RandomPlayer:
     def choose(self, view: View) -> Action:
         return choose_random_playing(self.rng, view.legal)
 
+    def wants_to_act(self, view: View) -> bool:
+        return bool(view.legal)
+
 
 class FirstLegalPlayer:
     """The simplest useful baseline: the first legal action, card plays first."""
@@ -37,3 +40,6 @@ class FirstLegalPlayer:
             if action.kind == "play":
                 return action
         return view.legal[0]
+
+    def wants_to_act(self, view: View) -> bool:
+        return bool(view.legal)

@@ -1,0 +1,63 @@
+"""The lobby's levels (easy, normal, hard) for every game: brains plus level knobs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .base import Brain, ComputerPlayer
+from .search import DEFAULT_BUDGET_MS, SearchBrain
+
+UNO_GAMES = ("uno", "uno-minecraft")
+HEARTS_GAMES = ("uno-hearts", "wild-twist-hearts")
+
+# (call UNO with the play, late call when left exposed, catch an exposed seat)
+KNOBS = {
+    "easy": (0.85, 0.5, 0.35),
+    "normal": (0.95, 0.9, 0.95),
+    "hard": (1.0, 1.0, 1.0),
+}
+
+
+def _brain(level: str, game_id: str) -> Brain:
+    if game_id in UNO_GAMES:
+        from .uno import EasyUnoBrain, UnoBrain
+
+        return EasyUnoBrain() if level == "easy" else UnoBrain()
+    if game_id in HEARTS_GAMES:
+        from .hearts import EasyHeartsBrain, HeartsBrain
+
+        return EasyHeartsBrain(game_id) if level == "easy" else HeartsBrain(game_id)
+    raise ValueError(f"no computer player knows the game {game_id!r}")
+
+
+class HardPlayer(ComputerPlayer):
+    """A search player; ``cancel()`` (thread-safe) ends the current decision early."""
+
+    brain: SearchBrain
+
+    def cancel(self) -> None:
+        self.brain.cancel()
+
+    @property
+    def budget_ms(self) -> float:
+        return self.brain.budget_ms
+
+    @budget_ms.setter
+    def budget_ms(self, value: float) -> None:
+        self.brain.budget_ms = value
+
+
+def build(level: str, game_id: str, seed: int, **settings: Any) -> ComputerPlayer:
+    """A player of ``level``. Hard takes ``budget_ms`` and ``worlds`` (fixed, for tests)."""
+    call, late, catch = KNOBS[level]
+    if level == "hard":
+        brain = SearchBrain(
+            game_id,
+            _brain("normal", game_id),
+            budget_ms=settings.get("budget_ms", DEFAULT_BUDGET_MS),
+            worlds=settings.get("worlds"),
+        )
+        return HardPlayer(level, game_id, seed, brain, call_uno=call, late_call=late, catch=catch)
+    return ComputerPlayer(
+        level, game_id, seed, _brain(level, game_id), call_uno=call, late_call=late, catch=catch
+    )

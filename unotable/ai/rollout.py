@@ -1,0 +1,194 @@
+"""Fast playout policies for the search player, one per game family.
+
+They run inside sampled worlds (determinized matches built from the searching seat's
+view), so reading the sampled match's state is fair: it holds only guesses. They use the
+engines' plain attributes when present and fall back to a random legal card otherwise.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from unotable.engine import Action
+
+from .cards import UNO_COLOURS, uno_card
+
+Policy = Callable[[Any, int, list[Action], random.Random], Action]
+OUT_OF_TURN = frozenset({"uno", "catch"})
+
+
+def turn_actions(legal: list[Action]) -> list[Action]:
+    """Drop late calls and catches: playouts call UNO with the play and never catch."""
+    if any(a.kind in OUT_OF_TURN for a in legal):
+        kept = [a for a in legal if a.kind not in OUT_OF_TURN]
+        return kept or legal
+    return legal
+
+
+def uno_policy(match: Any, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    """The normal strategy's main terms, read straight from the sampled match."""
+    best: Action | None = None
+    best_score = -1e9
+    hands = getattr(match, "hands", None)
+    held = dict.fromkeys(UNO_COLOURS, 0)
+    n = match.players
+    direction = getattr(match, "direction", 1)
+    victim_size, danger, size = 7, 7, 7
+    if hands is not None:
+        for card in hands[seat]:
+            colour = uno_card(card).colour
+            if colour is not None:
+                held[colour] += 1
+        size = len(hands[seat])
+        victim_size = len(hands[(seat + direction) % n])
+        danger = min(len(h) for i, h in enumerate(hands) if i != seat)
+    attack = _ATTACK[min(victim_size, 5)]
+    fallback: Action | None = None
+    for action in legal:
+        kind = action.kind
+        if kind == "play":
+            info = uno_card(action.card)
+            colour = info.colour or action.choice or ""
+            score = held.get(colour, 0) * 2.0 + info.points * 0.04
+            if info.colour is None:
+                if size > 1 and danger > 2:
+                    score -= 7.0 if size > 3 else 2.0
+                if info.kind == "wd4":
+                    score += attack * 1.2
+            elif info.colour == colour:
+                score -= 2.0  # the card itself leaves the colour count
+            if info.kind == "draw2":
+                score += attack * 1.3
+            elif info.kind == "skip" or (info.kind == "rev" and n == 2):
+                score += attack
+            if action.uno:
+                score += 0.1
+            if score > best_score:
+                best, best_score = action, score
+        elif kind == "color":
+            if fallback is None or held.get(action.choice or "", 0) > held.get(
+                fallback.choice or "", 0
+            ):
+                fallback = action
+        elif kind == "accept" or fallback is None:
+            fallback = action
+    if best is not None:
+        return best
+    return fallback if fallback is not None else legal[0]
+
+
+_ATTACK = (12.0, 12.0, 7.0, 2.5, 2.5, 0.6)  # by the next hand's size, as normal weighs it
+
+
+def hearts_policy(match: Any, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    """The normal strategy's habits, with the sampled world's hands telling who is void.
+
+    Hot: it reads the engines' card attributes (suit index, rank, points, wild) directly.
+    """
+    first = legal[0]
+    if first.kind != "play":
+        for action in legal:
+            if action.kind == "decline" or action.choice in ("self", "left"):
+                return action
+        if first.kind == "give":
+            return max(legal, key=lambda a: sum(c.rank for c in a.cards))
+        return first
+    trick = match.trick
+    counts = getattr(match, "counts", None)  # UNO Hearts keeps per-suit counts
+    if not trick:
+        return min(legal, key=_lead_cost)
+    lead_card, lead_declared = trick[0][1], trick[0][2]
+    lead = _suit(lead_card, lead_declared)
+    best = -1
+    points = 0
+    for _seat, card, declared in trick:
+        points += card.points
+        if counts is not None and card.wild:
+            points += 1  # a Wild Draw pulls cards into the taker's pile
+        if _suit(card, declared) == lead:
+            value = _power(card, declared)
+            if value > best:
+                best = value
+    top = first.card
+    if top.suit != lead or (counts is not None and top.wild):
+        return max(legal, key=_uh_discard if counts is not None else _wt_discard)
+    n = match.players
+    later = [(seat + k) % n for k in range(1, n - len(trick))]
+    if counts is not None:
+        void_later = any(counts[s][lead] == 0 for s in later)
+        danger_suit, heart = 1, 0
+    else:
+        hands = match.hands
+        void_later = any(not hands[s][lead] for s in later)
+        danger_suit, heart = 3, 2
+    at_risk = points > 0 or void_later or lead == heart or (lead == danger_suit and bool(later))
+    under = [a for a in legal if _power(a.card, a.choice) < best]
+    if at_risk or (counts is not None and later):
+        if under:
+            return max(under, key=lambda a: (a.card.points >= 13, _power(a.card, a.choice)))
+        if later:
+            return min(legal, key=lambda a: _power(a.card, a.choice) + 80 * _cost(a))
+    # nothing at stake (or last to play): win it with the highest card worth shedding
+    return max(legal, key=lambda a: _power(a.card, a.choice) - 80 * _cost(a))
+
+
+_UH_SUITS = {"H": 0, "Y": 1, "P": 2, "G": 3}
+
+
+def _suit(card: Any, declared: str | None) -> int:
+    if card.suit == 4:  # UNO Hearts Wild Draw: the called suit
+        return _UH_SUITS.get(declared or "", -1)
+    return int(card.suit)
+
+
+def _power(card: Any, declared: str | None) -> int:
+    if card.wild:
+        if card.suit == 4:
+            return int(card.rank) * 2 + 1  # UNO Hearts: wilds win ties
+        return 31 if declared == "HIGH" else 1  # Wild Twist: above the ace / below the 2
+    return int(card.rank) * 2
+
+
+def _cost(action: Action) -> int:
+    """Cards not to spend on a trick I take: points, Wild Twist wilds."""
+    card = action.card
+    return int(card.points) + (1 if card.wild and card.suit != 4 else 0)
+
+
+def _lead_cost(action: Action) -> float:
+    card = action.card
+    value = float(_power(card, action.choice))
+    if card.wild and card.suit != 4:
+        value = 60.0 if action.choice == "HIGH" else 8.0
+    if card.points:
+        value += 80.0
+    return value
+
+
+def _discard_priority(action: Action, danger_suit: int, danger_rank: int) -> float:
+    card = action.card
+    points = int(card.points)
+    rank = int(card.rank)
+    if points >= 13:
+        return 1000.0
+    if card.wild:
+        return 150.0 if points else -10.0 + rank * 0.1
+    if card.suit == danger_suit and rank > danger_rank:
+        return 500.0 + rank  # the cards that would catch the 13-point card
+    if points:
+        return 200.0 + rank
+    return 100.0 + rank
+
+
+def _uh_discard(action: Action) -> float:
+    return _discard_priority(action, 1, 13)  # yellow above the Yellow 13
+
+
+def _wt_discard(action: Action) -> float:
+    return _discard_priority(action, 3, 12)  # spades above the queen
+
+
+def policy_for(game_id: str) -> Policy:
+    return uno_policy if game_id in ("uno", "uno-minecraft") else hearts_policy

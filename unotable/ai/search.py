@@ -1,0 +1,328 @@
+"""The hard player: determinized sampling (perfect-information Monte Carlo) with playouts.
+
+For each decision it repeatedly samples a world consistent with its view (the engines'
+``determinize``: unseen cards dealt at random, shown voids and known cards honoured),
+plays every candidate action in that same world and finishes the hand with a fast
+playout policy, using the same random stream for every candidate (common random numbers:
+the comparison between candidates is far less noisy than each value). The hand-written
+normal strategy proposes a default; the search overrides it only when its sampled
+advantage is clear of the noise. It stops at its time budget, at ``cancel()``, or, for
+reproducible tests, after a fixed number of sampled worlds.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+import time
+from collections.abc import Callable, Sequence
+from importlib import import_module
+from itertools import combinations
+from typing import Any
+
+from unotable.engine import Action, Match
+
+from .base import Brain
+from .cards import trick_card, uno_card
+from .rollout import Policy, policy_for, turn_actions
+from .uno import best_colour, colour_counts, unseen_by_colour
+
+UNO_GAMES = ("uno", "uno-minecraft")
+_MODULES = {
+    "uno": "unotable.engine.uno",
+    "uno-minecraft": "unotable.engine.uno",
+    "uno-hearts": "unotable.engine.uno_hearts",
+    "wild-twist-hearts": "unotable.engine.wild_twist",
+}
+DEFAULT_BUDGET_MS = 100.0
+MAX_PLAYOUT_STEPS = 3000  # a hand never needs this many; guards against a stuck playout
+UNO_SIZE_WEIGHT = 0.45  # how much each card in hand lowers the chance of going out
+
+Determinizer = Callable[..., Match]
+
+
+def determinizer_for(game_id: str) -> Determinizer:
+    """The engine's ``determinize(view, rng, avoid)`` for this game."""
+    found: Determinizer = import_module(_MODULES[game_id]).determinize
+    return found
+
+
+class SearchBrain(Brain):
+    """PIMC search on top of a prior brain (the normal strategy)."""
+
+    def __init__(
+        self,
+        game_id: str,
+        prior: Brain,
+        budget_ms: float = DEFAULT_BUDGET_MS,
+        worlds: int | None = None,
+        confidence: float = 1.0,
+    ) -> None:
+        self.game = game_id
+        self.prior = prior
+        self.budget_ms = budget_ms
+        self.worlds = worlds  # fixed number of sampled worlds (tests), instead of the clock
+        self.confidence = confidence  # how many standard errors the search must win by
+        self.uno_rounds = 3  # UNO playouts: rounds of turns before guessing from hand sizes
+        self.uno_endgame = 3  # UNO: search once some hand is this small
+        self.uno_colours = 2  # UNO: colours tried for a wild (most held, plus the next seat's void)
+        self.policy: Policy = policy_for(game_id)
+        self.determinize = determinizer_for(game_id)
+        self._cancel = threading.Event()
+        self.last_stats: dict[str, Any] = {}
+        self.errors: list[str] = []  # searches that failed (the normal choice was played)
+
+    def cancel(self) -> None:
+        """Stop the decision in progress now and return the best move found so far."""
+        self._cancel.set()
+
+    # -- deciding ---------------------------------------------------------------------------
+
+    def decide(self, view: Any, actions: Sequence[Action], rng: random.Random) -> Action:
+        self._cancel.clear()
+        start = time.perf_counter()
+        default = self.prior.decide(view, actions, rng)
+        if not self.searchable(view, actions):
+            return default
+        candidates = self.candidates(view, actions, default)
+        if len(candidates) < 2:
+            return default
+        deadline = start + self.budget_ms / 1000.0
+        seed = rng.getrandbits(64)
+        try:
+            best = self.search(view, candidates, default, seed, deadline)
+        except Exception as error:  # a failed search must not stop the game
+            self.errors.append(repr(error))
+            best = default
+        self._cancel.clear()
+        return best
+
+    def searchable(self, view: Any, actions: Sequence[Action]) -> bool:
+        kinds = {a.kind for a in actions}
+        if self.game in UNO_GAMES and min(view.hand_sizes) > self.uno_endgame:
+            return False  # early in an UNO hand the playouts are mostly noise
+        # challenges need a model of bluffing that random worlds lack; moon and colour of
+        # the first discard follow the rules' policies / the hand
+        return not kinds & {"challenge", "accept", "moon", "color"}
+
+    def candidates(self, view: Any, actions: Sequence[Action], default: Action) -> list[Action]:
+        kinds = {a.kind for a in actions}
+        if "give" in kinds:
+            return self.give_candidates(view, actions, default)
+        if self.game in UNO_GAMES:
+            return self.uno_candidates(view, actions, default)
+        return self.trick_candidates(view, actions, default)
+
+    def trick_candidates(
+        self, view: Any, actions: Sequence[Action], default: Action
+    ) -> list[Action]:
+        """Plays, with touching cards merged: 6♦ and 7♦ are the same card when nobody
+        else can hold (and the trick does not show) anything ranked between them."""
+        from .hearts import read_table
+
+        if not any(a.kind == "play" for a in actions):
+            return list(dict.fromkeys(actions))
+        table = read_table(view)
+        between: dict[str, list[int]] = {
+            suit: list(ranks) for suit, ranks in table.unseen_by_suit.items()
+        }
+        for _seat, card, _declared in view.trick:
+            shown = trick_card(card)
+            if shown.suit is not None and not shown.wild:
+                between.setdefault(shown.suit, []).append(shown.rank)
+        result: list[Action] = []
+        kept_by_suit: dict[str, list[tuple[int, int]]] = {}
+        for action in actions:
+            info = trick_card(action.card) if action.kind == "play" else None
+            if info is None or info.wild or info.suit is None:
+                result.append(action)
+                continue
+            merged = False
+            for rank, points in kept_by_suit.get(info.suit, []):
+                low, high = sorted((rank, info.rank))
+                if points == info.points and not any(
+                    low < r < high for r in between.get(info.suit, ())
+                ):
+                    merged = True
+                    break
+            if not merged:
+                kept_by_suit.setdefault(info.suit, []).append((info.rank, info.points))
+                result.append(action)
+        if default not in result:
+            # the default stands for its group: swap it in for the card it merged with
+            info = trick_card(default.card)
+            for i, action in enumerate(result):
+                other = trick_card(action.card) if action.kind == "play" else None
+                if other is not None and other.suit == info.suit and not other.wild:
+                    low, high = sorted((other.rank, info.rank))
+                    if other.points == info.points and not any(
+                        low < r < high for r in between.get(info.suit or "", ())
+                    ):
+                        result[i] = default
+                        break
+            else:
+                result.insert(0, default)
+        return result
+
+    def uno_candidates(self, view: Any, actions: Sequence[Action], default: Action) -> list[Action]:
+        """Every plain play; wilds only in the colours worth naming; draw only if nothing else."""
+        counts = colour_counts(view.hand)
+        unseen = unseen_by_colour(view)
+        ranked = sorted(counts, key=lambda c: (-counts[c], unseen[c]))
+        worth = {best_colour(view.hand, unseen), *ranked[: self.uno_colours]}
+        memory = getattr(self.prior, "memory", None)
+        if memory is not None:
+            worth |= memory.lacks((view.seat + view.direction) % view.players)
+        plays = []
+        for action in actions:
+            if action.kind != "play":
+                continue
+            info = uno_card(action.card)
+            if info.colour is None and action.choice not in worth:
+                continue
+            plays.append(action)
+        keep = [a for a in actions if a.kind in ("keep",)]
+        result = plays + keep
+        if not plays:
+            result = list(actions)
+        if default not in result:
+            result.insert(0, default)
+        return result
+
+    def give_candidates(
+        self, view: Any, actions: Sequence[Action], default: Action
+    ) -> list[Action]:
+        """The passes made from the five cards the prior most wants to pass."""
+        priority = getattr(self.prior, "pass_priority", None)
+        if priority is None:
+            return [default]
+        from .hearts import read_table
+
+        table = read_table(view)
+        top = sorted(view.hand, key=lambda c: -priority(table, c))[:5]
+        wanted = {frozenset(trio) for trio in combinations(top, 3)}
+        result = [a for a in actions if frozenset(a.cards) in wanted]
+        if default not in result:
+            result.insert(0, default)
+        return result
+
+    def search(
+        self,
+        view: Any,
+        candidates: list[Action],
+        default: Action,
+        seed: int,
+        deadline: float,
+    ) -> Action:
+        me = view.seat
+        k = len(candidates)
+        totals = [0.0] * k
+        diffs = [0.0] * k  # sum of (value - value of default) per candidate
+        diffs_sq = [0.0] * k
+        d = candidates.index(default)
+        world_rng = random.Random(seed)
+        avoid = self.avoid(view)
+        sampled = 0
+        limit = self.worlds
+        while True:
+            if limit is not None:
+                if sampled >= limit:
+                    break
+            elif sampled and (time.perf_counter() >= deadline or self._cancel.is_set()):
+                break
+            if self._cancel.is_set() and sampled:
+                break
+            world = self.determinize(view, world_rng, avoid)
+            playout_seed = world_rng.getrandbits(64)
+            values = [0.0] * k
+            for i, action in enumerate(candidates):
+                values[i] = self.playout(world, me, action, playout_seed)
+            base = values[d]
+            for i in range(k):
+                totals[i] += values[i]
+                delta = values[i] - base
+                diffs[i] += delta
+                diffs_sq[i] += delta * delta
+            sampled += 1
+        best = d
+        best_edge = 0.0
+        for i in range(k):
+            if i == d:
+                continue
+            mean = diffs[i] / sampled
+            var = max(0.0, diffs_sq[i] / sampled - mean * mean)
+            se = math.sqrt(var / sampled) if sampled > 1 else math.inf
+            edge = mean - self.confidence * se
+            if edge > best_edge:
+                best, best_edge = i, edge
+        self.last_stats = {
+            "worlds": sampled,
+            "candidates": k,
+            "means": [t / sampled for t in totals] if sampled else [],
+            "chosen": str(candidates[best]),
+            "default": str(default),
+        }
+        return candidates[best]
+
+    def avoid(self, view: Any) -> Any:
+        """Colours (UNO) each seat seems to lack; Hearts engines use the view's voids."""
+        memory = getattr(self.prior, "memory", None)
+        if memory is None:
+            return None
+        return {seat: memory.lacks(seat) for seat in range(view.players) if memory.lacks(seat)}
+
+    def notice(self, view: Any, action: Action) -> None:
+        self.prior.notice(view, action)
+
+    def playout(self, world: Match, me: int, action: Action, seed: int) -> float:
+        match = world.clone()
+        hands_before = len(match.hand_results)
+        match.apply(me, action)
+        rng = random.Random(seed)
+        policy = self.policy
+        steps = 0
+        horizon = self.horizon(match)
+        while len(match.hand_results) == hands_before and not match.over:
+            if steps >= horizon:
+                return self.estimate(match, me)
+            seat = match.current
+            if seat is None:
+                actors = match.actors()
+                if not actors:
+                    break
+                seat = actors[0]
+            legal = turn_actions(match.legal_actions(seat))
+            if not legal:
+                break
+            match.apply(seat, legal[0] if len(legal) == 1 else policy(match, seat, legal, rng))
+            steps += 1
+            if steps > MAX_PLAYOUT_STEPS:
+                break
+        return self.value(match, me, hands_before)
+
+    def horizon(self, match: Match) -> int:
+        """UNO playouts stop after a few rounds: the near future carries the signal."""
+        if self.game in UNO_GAMES:
+            return self.uno_rounds * match.players
+        return MAX_PLAYOUT_STEPS
+
+    def estimate(self, match: Match, me: int) -> float:
+        """Chance of going out first, guessed from hand sizes (fewer cards, better odds)."""
+        sizes = [len(h) for h in getattr(match, "hands", ())]
+        if not sizes:
+            return 0.0
+        weights = [math.exp(-UNO_SIZE_WEIGHT * s) for s in sizes]
+        return weights[me] / sum(weights)
+
+    def value(self, match: Match, me: int, hands_before: int) -> float:
+        """What the hand's outcome is worth to me (higher is better)."""
+        if len(match.hand_results) == hands_before:
+            return 0.0
+        result = match.hand_results[hands_before]
+        points = result.points
+        if self.game in UNO_GAMES:
+            winner = result.notes.get("winner")
+            return 1.0 if winner == me else 0.0
+        others = [p for s, p in enumerate(points) if s != me]
+        return sum(others) / len(others) - points[me]

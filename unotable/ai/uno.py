@@ -1,0 +1,283 @@
+"""Hand-written strategies for UNO and UNO Minecraft.
+
+Normal scores every legal play: it steers the active colour towards the colour it holds
+most, sheds points, keeps wilds until they matter, hits a seat that is close to going out
+(Draw Two, Skip, Reverse, Wild Draw Four, even as a bluff when that seat has one card),
+challenges a Wild Draw Four when the public cards make a bluff likely, and reads the
+discard pile to know which colours are scarce. Easy plays the first sensible card.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from unotable.engine import Action
+
+from .base import Brain
+from .cards import UNO_COLOURS, UnoCard, uno_card
+
+PER_COLOUR = 25  # one 0, two each of 1–9, Skip, Reverse, Draw Two (RULES §3.1)
+ATTACKS = frozenset({"skip", "draw2", "wd4"})
+
+
+def colour_counts(hand: Sequence[Any]) -> dict[str, int]:
+    counts = dict.fromkeys(UNO_COLOURS, 0)
+    for card in hand:
+        colour = uno_card(card).colour
+        if colour is not None:
+            counts[colour] += 1
+    return counts
+
+
+def unseen_by_colour(view: Any) -> dict[str, int]:
+    """Cards of each colour not in my hand and not on the discard pile."""
+    seen = colour_counts(view.hand)
+    for card in view.discard:
+        colour = uno_card(card).colour
+        if colour is not None:
+            seen[colour] += 1
+    return {c: max(0, PER_COLOUR - seen[c]) for c in UNO_COLOURS}
+
+
+def next_seat(view: Any, steps: int = 1) -> int:
+    return int((view.seat + steps * view.direction) % view.players)
+
+
+def best_colour(hand: Sequence[Any], unseen: dict[str, int], exclude: Any = None) -> str:
+    """The colour I hold most of (points break ties, then scarcity for the others)."""
+    counts = dict.fromkeys(UNO_COLOURS, 0.0)
+    skipped = False
+    for card in hand:
+        if card is exclude and not skipped:
+            skipped = True
+            continue
+        info = uno_card(card)
+        if info.colour is not None:
+            counts[info.colour] += 1.0 + info.points / 400.0
+    return max(UNO_COLOURS, key=lambda c: (counts[c], -unseen[c]))
+
+
+class Memory:
+    """Colours each seat has shown it lacks, read from how views change between my turns.
+
+    When a seat draws on its turn it had nothing to play on the colour then active (or
+    chose not to). Between two of my decisions the new discards and the change in each
+    seat's hand size tell who drew on what, as long as nothing but number cards and
+    plain wilds were played; anything murkier only clears what became uncertain.
+    """
+
+    def __init__(self) -> None:
+        self.voids: dict[int, set[str]] = {}
+        self.hand_number = -1
+        self.discard_len = 0
+        self.sizes: tuple[int, ...] = ()
+        self.direction = 1
+        self.colour_after: str | None = None
+        self.revealed: tuple[int, ...] = ()
+
+    def lacks(self, seat: int) -> frozenset[str]:
+        return frozenset(self.voids.get(seat, ()))
+
+    def observe(self, view: Any) -> None:
+        if view.hand_number != self.hand_number:
+            self.voids = {}
+        elif view.current == view.seat and view.pending is None:
+            self._infer(view)
+
+    def _infer(self, view: Any) -> None:
+        n, me = view.players, view.seat
+        discard = view.discard
+        sizes = view.hand_sizes
+        new = discard[self.discard_len :] if len(discard) >= self.discard_len else ()
+        plain = all(uno_card(c).kind in ("num", "wild", "creeper") for c in new)
+        seats = [(me + k * self.direction) % n for k in range(1, n)]
+        deltas = [sizes[s] - self.sizes[s] for s in seats] if self.sizes else []
+        readable = (
+            plain
+            and deltas
+            and len(discard) >= self.discard_len
+            and view.direction == self.direction
+            and tuple(view.revealed) == self.revealed
+            and all(d in (-1, 0, 1) for d in deltas)
+            and sum(1 for d in deltas if d <= 0) == len(new)
+        )
+        if not readable:
+            for s, d in zip(seats, deltas, strict=False):
+                if d > 0:
+                    self.voids.pop(s, None)
+            return
+        colour = self.colour_after
+        played = iter(new)
+        for seat, delta in zip(seats, deltas, strict=True):
+            if delta >= 0 and colour is not None:
+                self.voids.setdefault(seat, set()).add(colour)  # drew: had none of it
+            if delta <= 0:
+                info = uno_card(next(played))
+                if info.colour is not None:
+                    self.voids.get(seat, set()).discard(info.colour)
+                    colour = info.colour
+                else:
+                    colour = None
+
+    def after(self, view: Any, action: Action) -> None:
+        """Remember the table as my action leaves it."""
+        self.hand_number = view.hand_number
+        mine = 1 if action.kind == "play" else 0
+        self.discard_len = len(view.discard) + mine
+        self.sizes = tuple(s - mine if i == view.seat else s for i, s in enumerate(view.hand_sizes))
+        self.direction = view.direction
+        self.revealed = tuple(view.revealed)
+        if action.kind == "play":
+            info = uno_card(action.card)
+            self.colour_after = info.colour or action.choice
+            if info.kind not in ("num", "wild", "creeper"):
+                self.sizes = ()  # skips, reverses and draws make the next turns unreadable
+        else:
+            self.colour_after = view.active_color
+
+
+class UnoBrain(Brain):
+    """The normal strategy."""
+
+    attack_bias = 1.0
+    colour_weight = 2.0  # per card left in the colour the play makes active
+    points_weight = 1 / 25.0  # shed high-scoring cards
+    wild_hold = 7.0  # reluctance to spend a wild while nobody threatens
+    scarcity = 0.15  # per unseen card of a named colour
+    change_bonus = 0.5
+    void_bonus = 1.5  # the next seat has shown it lacks the colour
+    draw_threshold = -20.0  # draw rather than make a play scoring below this
+    keep_below = -4.0  # keep a drawn card whose play scores below this
+
+    def __init__(self) -> None:
+        self.memory = Memory()
+
+    def decide(self, view: Any, actions: Sequence[Action], rng: random.Random) -> Action:
+        self.memory.observe(view)
+        action = self.pick(view, actions)
+        self.memory.after(view, action)
+        return action
+
+    def notice(self, view: Any, action: Action) -> None:
+        self.memory.observe(view)
+        self.memory.after(view, action)
+
+    def pick(self, view: Any, actions: Sequence[Action]) -> Action:
+        kinds = {a.kind for a in actions}
+        if "challenge" in kinds:
+            return self.choose_challenge(view, actions)
+        if "color" in kinds:
+            colour = best_colour(view.hand, unseen_by_colour(view))
+            return next(a for a in actions if a.choice == colour)
+        plays = [a for a in actions if a.kind == "play"]
+        if not plays:
+            return actions[0]
+        unseen = unseen_by_colour(view)
+        scored = [(self.play_score(view, a, unseen), i) for i, a in enumerate(plays)]
+        score, index = max(scored)
+        if "keep" in kinds and score < self.keep_threshold(view):
+            return next(a for a in actions if a.kind == "keep")
+        if "draw" in kinds and score < self.draw_threshold:
+            return next(a for a in actions if a.kind == "draw")
+        return plays[index]
+
+    def keep_threshold(self, view: Any) -> float:
+        return self.keep_below
+
+    def play_score(self, view: Any, action: Action, unseen: dict[str, int]) -> float:
+        info: UnoCard = uno_card(action.card)
+        hand = view.hand
+        n = view.players
+        sizes = view.hand_sizes
+        victim = next_seat(view)
+        victim_size = sizes[victim]
+        danger = min(s for i, s in enumerate(sizes) if i != view.seat)
+        counts = colour_counts(hand)
+        if info.colour is not None:
+            counts[info.colour] -= 1
+        colour = info.colour or action.choice or "R"
+        after = len(hand) - 1
+        score = counts[colour] * self.colour_weight + info.points * self.points_weight
+        if colour in self.memory.lacks(victim):
+            score += self.void_bonus * (3.0 if victim_size <= 2 else 1.0)
+        if info.colour is None:
+            # a wild is the one card that always plays: keep it while it does not matter
+            if after > 0 and danger > 2:
+                score -= self.wild_hold if after > 2 else 2.0
+            score -= unseen[colour] * self.scarcity  # scarce colours are harder for the others
+            if info.kind == "wd4":
+                active = view.active_color
+                bluff = active is not None and counts[active] > 0
+                if bluff:
+                    # a bluff risks 4 cards: only worth it against a seat about to win
+                    score += 6.0 if victim_size == 1 else -30.0
+                score += self.attack(victim_size) * 1.2
+        else:
+            if info.colour != view.active_color:
+                score += self.change_bonus  # changing colour by number/symbol hides what I hold
+        if info.kind in ("skip", "draw2"):
+            score += self.attack(victim_size) * (1.3 if info.kind == "draw2" else 1.0)
+        elif info.kind == "rev" and n > 2:
+            behind = sizes[(view.seat - view.direction) % n]
+            score += (self.attack(victim_size) - self.attack(behind)) * 0.8
+        elif info.kind == "rev":
+            score += self.attack(victim_size)
+        if after == 1 and danger <= 2:
+            score += 1.0
+        return score
+
+    def attack(self, victim_size: int) -> float:
+        """How much hurting the next seat is worth, by its hand size."""
+        if victim_size <= 1:
+            return 12.0 * self.attack_bias
+        if victim_size == 2:
+            return 7.0 * self.attack_bias
+        if victim_size <= 4:
+            return 2.5 * self.attack_bias
+        return 0.6 * self.attack_bias
+
+    def choose_challenge(self, view: Any, actions: Sequence[Action]) -> Action:
+        challenge = next(a for a in actions if a.kind == "challenge")
+        accept = next(a for a in actions if a.kind == "accept")
+        return challenge if self.bluff_chance(view) > 0.34 else accept
+
+    def bluff_chance(self, view: Any) -> float:
+        """Chance the Wild Draw Four was a bluff, from public cards and hand sizes.
+
+        P(held the colour) comes from how many cards of that colour are unseen; players
+        rarely bluff when they hold the colour, so Bayes shrinks it.
+        """
+        colour = getattr(view, "challenge_color", None)
+        if colour is None:
+            return 0.0
+        offender = (view.seat - view.direction) % view.players
+        size = view.hand_sizes[offender]
+        unseen = unseen_by_colour(view)
+        pool = max(1, sum(unseen.values()) + 8)
+        share = unseen[colour] / pool
+        held = 1.0 - (1.0 - share) ** size
+        bluff_rate, honest_rate = 0.25, 0.5
+        guilty = held * bluff_rate
+        return float(guilty / (guilty + (1.0 - held) * honest_rate))
+
+
+class EasyUnoBrain(UnoBrain):
+    """A beginner: any matching card, wilds included; the colour it holds most; never
+    challenges; plays a drawn card whenever it can."""
+
+    def decide(self, view: Any, actions: Sequence[Action], rng: random.Random) -> Action:
+        kinds = {a.kind for a in actions}
+        if "challenge" in kinds:
+            return next(a for a in actions if a.kind == "accept")
+        if "color" in kinds:
+            colour = best_colour(view.hand, unseen_by_colour(view))
+            return next(a for a in actions if a.choice == colour)
+        plays = [a for a in actions if a.kind == "play"]
+        if not plays:
+            return actions[0]
+        card = rng.choice(list(dict.fromkeys(a.card for a in plays)))
+        colour = best_colour(view.hand, unseen_by_colour(view), exclude=card)
+        choices = [a for a in plays if a.card is card]
+        return next((a for a in choices if a.choice in (None, colour)), choices[0])

@@ -2,7 +2,7 @@
 
 Computer players see only ``match.view(seat)``. After every action, the seats that
 may act out of turn (a late UNO call, a catch) are asked in seat order from the
-next player; a player answering with anything else does not act then.
+next player; a player whose ``wants_to_act(view)`` is False lets the chance pass.
 """
 
 from __future__ import annotations
@@ -172,6 +172,9 @@ def _decide(
     player = players[seat]
     view = match.view(seat)
     start = time.perf_counter()
+    if not required and not player.wants_to_act(view):
+        timings.setdefault(player.level, []).append((time.perf_counter() - start) * 1000)
+        return 0  # offered a call or catch, it lets the chance pass
     action = player.choose(view)
     timings.setdefault(player.level, []).append((time.perf_counter() - start) * 1000)
     if action not in view.legal:

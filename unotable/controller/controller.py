@@ -8,7 +8,6 @@ moved on meanwhile (see ``version``).
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -18,7 +17,7 @@ from typing import Any
 from unotable.engine import Action, Event, HandResult, Match, View, get_game
 from unotable.store.record import MatchRecord, SeatRecord
 
-from .pacing import Pace, reaction_chance
+from .pacing import Pace
 from .seats import Seat, make_computer
 
 # Actions a seat may take while it is not its turn (RULES.md D-35).
@@ -79,8 +78,6 @@ class Controller:
                 self._computers[index] = player
                 if used != seat.kind:
                     self.fallbacks[index] = used
-        # Reactions (catch, late UNO) are random but reproducible from the seed.
-        self._rng = random.Random(self.match.seed ^ 0x5EED)
         self._reacted: set[tuple[int, int, int]] = set()  # (history length, exposed, seat)
         self.viewer: int | None = None  # the human whose private cards were last shown
         self.hands_moved = False
@@ -346,7 +343,8 @@ class Controller:
             return []
         self._reacted.add(key)
         action = self.late_call_action(seat) if seat == exposed else self.catch_action(seat)
-        if action is None or self._rng.random() >= reaction_chance(self.seats[seat].kind):
+        # the level's own habit decides (an Easy player often misses the chance)
+        if action is None or not self._computers[seat].wants_to_act(self.match.view(seat)):
             return []
         return self.apply(seat, action)
 

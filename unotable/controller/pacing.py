@@ -12,13 +12,10 @@ SPEEDS: tuple[str, ...] = ("slow", "normal", "fast", "instant")
 # seconds between two computer actions, so a human can follow them
 _PLAY_DELAY = {"slow": 1.6, "normal": 0.9, "fast": 0.35, "instant": 0.0}
 
-# UNO catch: (chance to catch or call late, reaction in seconds at normal speed)
-_REACTION = {
-    "easy": (0.55, 2.4),
-    "normal": (0.8, 1.6),
-    "hard": (1.0, 1.0),
-}
-_DEFAULT_REACTION = (0.7, 1.6)
+# UNO catch or late call: reaction in seconds at normal speed (whether a computer reacts at
+# all is its own level's habit: ``wants_to_act`` in unotable.ai)
+_REACTION = {"easy": 2.4, "normal": 1.6, "hard": 1.0}
+_DEFAULT_REACTION = 1.6
 # The first chance belongs to the humans: no computer reacts sooner than this.
 HUMAN_FIRST_CHANCE = 0.8
 
@@ -36,11 +33,7 @@ class Pace:
         return _PLAY_DELAY[self.speed]
 
     def reaction_delay(self, level: str) -> float:
-        base = _REACTION.get(level, _DEFAULT_REACTION)[1]
+        base = _REACTION.get(level, _DEFAULT_REACTION)
         if self.speed == "instant":
             return HUMAN_FIRST_CHANCE
         return max(HUMAN_FIRST_CHANCE, base * _PLAY_DELAY[self.speed] / _PLAY_DELAY["normal"])
-
-
-def reaction_chance(level: str) -> float:
-    return _REACTION.get(level, _DEFAULT_REACTION)[0]

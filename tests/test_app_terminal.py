@@ -111,3 +111,22 @@ async def test_ctrl_c_in_a_dialog_asks_and_can_leave() -> None:
                 break
         assert isinstance(app.screen, LobbyScreen)
         assert table not in app.screen_stack
+
+
+async def test_an_option_that_is_off_shows_no_mark() -> None:
+    """On or off must not rest on colour alone (monochrome, NO_COLOR)."""
+    from textual.app import App
+
+    from unotable.app.widgets.toggle import Toggle
+
+    class One(App[None]):
+        def compose(self):  # type: ignore[no-untyped-def]
+            yield Toggle("Shoot the moon", False)
+
+    app = One()
+    async with app.run_test(size=(40, 3)) as pilot:
+        toggle = app.query_one(Toggle)
+        assert "X" not in str(toggle.render())
+        toggle.value = True
+        await pilot.pause()
+        assert "X" in str(toggle.render())

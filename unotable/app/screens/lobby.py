@@ -18,6 +18,7 @@ from unotable.controller.seats import DEFAULT_NAMES, HUMAN, KIND_LABELS, SEAT_KI
 from unotable.engine import GAME_IDS, GameSpec, OptionError, get_game
 
 from ..widgets.cycle import Cycle
+from ..widgets.toggle import Toggle
 from .common import TooSmall
 
 # The list shows these before any engine is loaded (each engine loads when picked).
@@ -403,7 +404,7 @@ class LobbyScreen(Screen[None]):
 def _option_widget(widget_id: str, option: Any, value: Any) -> Any:
     kind, label = option.kind, option.label
     if kind == "bool":
-        return Checkbox(label, bool(value), id=widget_id, compact=True, classes="option")
+        return Toggle(label, bool(value), id=widget_id, compact=True, classes="option")
     if kind == "choice":
         return Horizontal(
             Label(label, classes="option-label"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from test_app_support import controller, make_app, screen_text, settle, start
 
@@ -130,3 +132,52 @@ async def test_an_option_that_is_off_shows_no_mark() -> None:
         toggle.value = True
         await pilot.pause()
         assert "X" in str(toggle.render())
+
+
+def test_the_lobby_lists_the_engines_games_by_their_names() -> None:
+    # The lobby's first frame shows its own table of titles; it must match the engine's.
+    from unotable.app.screens.lobby import GAME_TITLES
+    from unotable.engine import GAME_IDS
+
+    assert tuple(GAME_TITLES) == GAME_IDS
+    assert [GAME_TITLES[g] for g in GAME_IDS] == [get_game(g).name for g in GAME_IDS]
+
+
+def test_the_lobby_frame_needs_no_engine_store_or_controller() -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, unotable.cli, unotable.app.launch, unotable.app.main, "
+        "unotable.app.screens.lobby; print(' '.join(sorted(sys.modules)))"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    modules = result.stdout.split()
+    assert "unotable.app.screens.lobby" in modules
+    heavy = ("unotable.engine", "unotable.store", "unotable.controller", "unotable.ai")
+    assert [m for m in modules if m.startswith(heavy)] == []
+
+
+async def test_saved_settings_apply_once_the_lobby_fills(tmp_path: Path) -> None:
+    from unotable.app.prefs import save_prefs
+
+    setup = {"game": "uno-hearts", "seats": [["Ann", "human"], ["Bo", "easy"]] * 2}
+    assert save_prefs(Prefs(theme="monochrome", last_setup=setup), tmp_path) is None
+    app = UnoTableApp(data_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(100):
+            await pilot.pause()
+            lobby = app.screen
+            if isinstance(lobby, LobbyScreen) and lobby.filled:
+                break
+        assert isinstance(lobby, LobbyScreen) and lobby.filled
+        await pilot.pause()
+        assert app.prefs.theme == "monochrome"
+        assert app._mono_filter is not None  # the filter is on, as when set in Settings
+        assert lobby.game_id == "uno-hearts"
+        assert [(s.name, s.kind) for s in lobby.seats()] == [
+            ("Ann", "human"),
+            ("Bo", "easy"),
+            ("Ann", "human"),
+            ("Bo", "easy"),
+        ]

@@ -8,8 +8,7 @@ from typing import Any, ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.filter import Monochrome
-
-from unotable.engine.errors import EngineError
+from textual.screen import Screen
 
 from .prefs import Prefs, load_prefs, save_prefs
 
@@ -47,18 +46,30 @@ class UnoTableApp(App[None]):
         self.use_store = use_store
         self.data_dir = data_dir if data_dir is not None else _default_data_dir(use_store)
         self.notices: list[str] = []
-        if prefs is None:
-            prefs, notice = load_prefs(self.data_dir if use_store else None)
-            if notice:
-                self.notices.append(notice)
-        self.prefs = prefs
+        # None: read from the settings file when first needed (after the lobby's first frame)
+        self._prefs = prefs
         self.force_ascii = ascii_cards
         self.first_seed = seed
         self.resume = resume
         self._mono_filter: Monochrome | None = None
+        self.first_frame_shown = False
         self.saved_record: Any = None
 
     # -- preferences ----------------------------------------------------------------------
+
+    @property
+    def prefs(self) -> Prefs:
+        if self._prefs is None:
+            self._prefs, notice = load_prefs(self.data_dir if self.use_store else None)
+            if notice:
+                self.notices.append(notice)
+            if self._prefs.theme == "monochrome":
+                self.call_later(self.apply_theme)
+        return self._prefs
+
+    @prefs.setter
+    def prefs(self, prefs: Prefs) -> None:
+        self._prefs = prefs
 
     @property
     def ascii_cards(self) -> bool:
@@ -89,14 +100,25 @@ class UnoTableApp(App[None]):
 
     # -- screens --------------------------------------------------------------------------
 
-    def on_mount(self) -> None:
+    def get_default_screen(self) -> Screen[Any]:
+        # The lobby is the bottom screen: no empty screen beneath it to lay out as well.
         from .screens.lobby import LobbyScreen
 
-        if self.prefs.theme == "monochrome":
+        return LobbyScreen()
+
+    def on_mount(self) -> None:
+        if self._prefs is not None and self._prefs.theme == "monochrome":
             self.apply_theme()
-        self.push_screen(LobbyScreen())
         if self.resume:
             self.call_after_refresh(self.continue_saved)
+
+    def on_ready(self) -> None:
+        # Textual's Ready: the first frame is drawn, so screens may now add what can wait.
+        self.first_frame_shown = True
+        for screen in self.screen_stack:
+            after_first_frame = getattr(screen, "after_first_frame", None)
+            if after_first_frame is not None:
+                after_first_frame()
 
     def continue_saved(self) -> None:
         notice = self.refresh_saved()
@@ -108,6 +130,7 @@ class UnoTableApp(App[None]):
                 self.notify("There is no saved match to continue.", timeout=5)
             return
         from unotable.controller import Controller
+        from unotable.engine.errors import EngineError
 
         try:
             controller = Controller.from_record(record, speed=self.prefs.speed)

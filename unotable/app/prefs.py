@@ -6,8 +6,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from unotable.store.settings import change_settings, load_settings
-
 THEMES: tuple[str, ...] = ("standard", "colour-blind", "monochrome")
 CARD_STYLES: tuple[str, ...] = ("unicode", "ascii")
 
@@ -25,6 +23,8 @@ def load_prefs(data_dir: Path | None) -> tuple[Prefs, str | None]:
     """The saved preferences and a notice to show (a damaged settings file), if any."""
     if data_dir is None:
         return Prefs(), None
+    from unotable.store.settings import load_settings  # not before the lobby's first frame
+
     settings, notice = load_settings(data_dir)
     prefs = Prefs(settings.theme, settings.speed, settings.card_style, dict(settings.last_setup))
     if prefs.theme not in THEMES:
@@ -43,6 +43,8 @@ def save_prefs(prefs: Prefs, data_dir: Path | None) -> str | None:
     """
     if data_dir is None:
         return None
+    from unotable.store.settings import change_settings, load_settings
+
     try:
         current, _ = load_settings(data_dir)
         change_settings(current, data_dir, **asdict(prefs))

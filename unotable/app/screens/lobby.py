@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -11,17 +11,18 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Footer, Input, Label, OptionList, Static
+from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from unotable.controller.seats import DEFAULT_NAMES, HUMAN, KIND_LABELS, SEAT_KINDS, Seat
-from unotable.engine import GAME_IDS, GameSpec, OptionError, get_game
-
-from ..widgets.cycle import Cycle
-from ..widgets.toggle import Toggle
 from .common import TooSmall
 
-# The list shows these before any engine is loaded (each engine loads when picked).
+if TYPE_CHECKING:
+    from unotable.controller.seats import Seat
+    from unotable.engine import GameSpec
+
+# The first frame shows these before the engine, the controller and the settings are
+# imported (they load in the fill, each game's engine when it is picked); a test checks
+# them against the engine's GAME_IDS and names.
 GAME_TITLES = {
     "uno": "UNO",
     "uno-minecraft": "UNO Minecraft",
@@ -34,10 +35,12 @@ DEFAULT_GAME = "uno"
 DEFAULT_SEAT_COUNT = 4
 
 
-class Games(dict[str, GameSpec]):
+class Games(dict[str, "GameSpec"]):
     """game id -> spec, each engine imported the first time its game is looked at."""
 
     def __missing__(self, game_id: str) -> GameSpec:
+        from unotable.engine import get_game
+
         spec = get_game(game_id)
         self[game_id] = spec
         return spec
@@ -57,15 +60,16 @@ class LobbyScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__(classes="lobby")
         self.games = Games()
-        self.game_ids = [g for g in GAME_IDS if g in GAME_TITLES]
+        self.game_ids = list(GAME_TITLES)
         self.game_id = DEFAULT_GAME
         self.seat_count = DEFAULT_SEAT_COUNT
         self.saved_options: dict[str, dict[str, Any]] = {}
         self._option_generation = 0
         self.filled = False  # seats and options are mounted just after the first frame
-        self.seat_names = list(DEFAULT_NAMES[:MAX_SEATS])
-        self.seat_kinds = [HUMAN] + ["normal"] * (MAX_SEATS - 1)
+        self.seat_names: list[str] = []  # set in the fill, with the controller's defaults
+        self.seat_kinds: list[str] = []
         self._start_focus_pending = False
+        self._fill_scheduled = False
 
     def _option_id(self, name: str) -> str:
         return f"opt{self._option_generation}-{name}"
@@ -119,6 +123,10 @@ class LobbyScreen(Screen[None]):
         return widgets
 
     def _seat_row(self, i: int) -> Horizontal:
+        from unotable.controller.seats import KIND_LABELS, SEAT_KINDS
+
+        from ..widgets.cycle import Cycle
+
         name = Input(self.seat_names[i], id=f"seat-name-{i}", max_length=12, compact=True)
         name.add_class("seat-name")
         kinds = [(KIND_LABELS[k], k) for k in SEAT_KINDS]
@@ -128,14 +136,32 @@ class LobbyScreen(Screen[None]):
         return Horizontal(number, name, kind, classes="seat-row", id=f"seat-row-{i}")
 
     def on_mount(self) -> None:
-        # The lobby is on screen at once; seats and options follow a frame later.
-        self.set_timer(0.05, self._fill)
+        # The game list is drawn first; seats and options follow right after that frame
+        # (the app calls after_first_frame; a lobby opened later fills after a refresh).
+        app: Any = self.app
+        if getattr(app, "first_frame_shown", True) and not self._fill_scheduled:
+            self._fill_scheduled = True
+            self.call_after_refresh(self._fill)
+
+    def after_first_frame(self) -> None:
+        """Called by the app once its first frame is on the terminal: fill in the rest."""
+        if not self._fill_scheduled:
+            self._fill_scheduled = True
+            self.call_later(self._fill)
 
     async def _fill(self) -> None:
+        from textual.widgets import Footer
+
+        from unotable.controller.seats import DEFAULT_NAMES, HUMAN
+
         app: Any = self.app
+        self.seat_names = list(DEFAULT_NAMES[:MAX_SEATS])
+        self.seat_kinds = [HUMAN] + ["normal"] * (MAX_SEATS - 1)
         self._restore(app.prefs.last_setup)
-        await self.query_one("#lobby-right").mount_all(self._right_side())
-        await self.mount(Footer())
+        right_side = self.query_one("#lobby-right").mount_all(self._right_side())
+        footer = self.mount(Footer())
+        await right_side
+        await footer
         self.filled = True
         self.refresh_bindings()
         if app.first_seed is not None:
@@ -170,6 +196,8 @@ class LobbyScreen(Screen[None]):
     # -- remembering the setup ------------------------------------------------------------
 
     def _restore(self, lobby: dict[str, Any]) -> None:
+        from unotable.controller.seats import SEAT_KINDS
+
         if not lobby:
             return
         if lobby.get("game") in self.game_ids:
@@ -219,6 +247,8 @@ class LobbyScreen(Screen[None]):
             self._start_focus_pending = True
 
     async def _show_game(self) -> None:
+        from unotable.engine.errors import OptionError
+
         spec = self.spec
         self.query_one("#game-desc", Static).update(spec.description)
         self.seat_count = max(spec.min_players, min(spec.max_players, self.seat_count))
@@ -241,11 +271,19 @@ class LobbyScreen(Screen[None]):
         await box.mount_all(widgets)
 
     def _remember_options(self) -> None:
+        from unotable.engine.errors import OptionError
+
         with contextlib.suppress(OptionError):
             self.saved_options[self.game_id] = self.options(check=False)
 
     def options(self, check: bool = True) -> dict[str, Any]:
         """The options as set; OptionError (with the option's label) if one is invalid."""
+        from textual.widgets import Checkbox
+
+        from unotable.engine.errors import OptionError
+
+        from ..widgets.cycle import Cycle
+
         values: dict[str, Any] = {}
         for option in self.spec.options:
             matches = self.query(f"#{self._option_id(option.name)}")
@@ -308,6 +346,10 @@ class LobbyScreen(Screen[None]):
             self._message(f"{self.spec.name} seats at most {self.spec.max_players} players.")
 
     def seats(self) -> list[Seat]:
+        from unotable.controller.seats import HUMAN, Seat
+
+        from ..widgets.cycle import Cycle
+
         result = []
         for i in range(self.seat_count):
             matches = self.query(f"#seat-name-{i}")
@@ -334,6 +376,8 @@ class LobbyScreen(Screen[None]):
     def action_start(self) -> None:
         if not self.filled:
             return
+        from unotable.engine.errors import OptionError
+
         try:
             options = self.options()
         except OptionError as error:
@@ -402,6 +446,9 @@ class LobbyScreen(Screen[None]):
 
 
 def _option_widget(widget_id: str, option: Any, value: Any) -> Any:
+    from ..widgets.cycle import Cycle
+    from ..widgets.toggle import Toggle
+
     kind, label = option.kind, option.label
     if kind == "bool":
         return Toggle(label, bool(value), id=widget_id, compact=True, classes="option")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import zlib
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,13 +27,14 @@ def stable_unit(*parts: object) -> float:
     return (zlib.crc32(text) & 0xFFFFFFFF) / 2**32
 
 
-class Brain:
+class Brain(ABC):
     """A game strategy: picks among the turn actions (out-of-turn ones are filtered out)."""
 
+    @abstractmethod
     def decide(self, view: Any, actions: Sequence[Action], rng: random.Random) -> Action:
-        raise NotImplementedError
+        """One of ``actions``."""
 
-    def notice(self, view: Any, action: Action) -> None:
+    def notice(self, view: Any, action: Action) -> None:  # noqa: B027 - optional hook
         """A decision with only one legal action was taken (brains with memory update)."""
 
 

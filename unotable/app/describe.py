@@ -17,6 +17,21 @@ _PENALTY_REASONS = {
 }
 
 
+# kinds whose line names at most the acting seat
+_PLAIN_LINES = {
+    "creeper": "{who} drew a Creeper! Everyone sees it; three more cards",
+    "skip": "{who} is skipped",
+    "exposed": "{who} has one card and did not call UNO: catch them!",
+    "keep": "{who} keeps the drawn card",
+    "accept": "{who} accepts the Wild Draw Four",
+    "reshuffle": "The discard pile is shuffled into a new draw pile",
+    "dealer": "{who} deals first",
+    "hearts_broken": "Hearts are broken",
+    "pass_chosen": "{who} has chosen three cards to pass",
+    "opening": "{who} holds the Wild Club and may open with it",
+    "decline": "{who} declines to open with the Wild Club",
+}
+
 _YOU_VERBS = {"is": "are", "has": "have", "passes": "pass", "catches": "catch"}
 
 
@@ -36,16 +51,21 @@ def describe(event: Event, names: Sequence[str], cards: CardStyle) -> str | None
 
 def _describe(event: Event, names: Sequence[str], cards: CardStyle) -> str | None:
     kind = event.kind
-    who = names[event.seat] if event.seat is not None and event.seat < len(names) else ""
+    who = _seat_name(names, event.seat) or ""
     data: Any = event.data
 
     def card_list() -> str:
         return " ".join(cards.label(c) for c in event.cards)
 
-    def target() -> str:
-        seat = data.get("target")
-        return names[seat] if isinstance(seat, int) and seat < len(names) else "?"
+    def shown() -> str:
+        return f": {card_list()}" if event.cards else ""
 
+    def named(key: str) -> str:
+        name = _seat_name(names, data.get(key))
+        return "?" if name is None else name
+
+    if kind in _PLAIN_LINES:
+        return _PLAIN_LINES[kind].format(who=who)
     if kind == "play":
         wild = event.cards and _is_wild(event)
         choice = data.get("declared") or (data.get("color") if wild else None)
@@ -54,42 +74,27 @@ def _describe(event: Event, names: Sequence[str], cards: CardStyle) -> str | Non
     if kind == "draw":
         count = event.count
         noun = "card" if count == 1 else "cards"
-        shown = f": {card_list()}" if event.cards else ""
-        return f"{who} draws {count} {noun}{shown}"
+        return f"{who} draws {count} {noun}{shown()}"
     if kind == "bonus":
-        shown = f": {card_list()}" if event.cards else ""
-        return f"{who} takes {event.count} bonus cards for the Creeper{shown}"
-    if kind == "creeper":
-        return f"{who} drew a Creeper! Everyone sees it; three more cards"
+        return f"{who} takes {event.count} bonus cards for the Creeper{shown()}"
     if kind == "penalty":
         reason = _PENALTY_REASONS.get(data.get("reason", ""), data.get("reason", "a penalty"))
         return f"{who} must draw {event.count} for {reason}"
-    if kind == "skip":
-        return f"{who} is skipped"
     if kind == "reverse":
         return "Play reverses: now " + (
             "clockwise" if data.get("direction", 1) > 0 else "counter-clockwise"
         )
     if kind == "uno":
         return f"{who} calls UNO!" + (" (late, but safe)" if data.get("late") else "")
-    if kind == "exposed":
-        return f"{who} has one card and did not call UNO: catch them!"
     if kind == "catch":
-        return f"{who} catches {target()}: two cards for not calling UNO"
-    if kind == "keep":
-        return f"{who} keeps the drawn card"
+        return f"{who} catches {named('target')}: two cards for not calling UNO"
     if kind == "pass" and "to" not in data:
         return f"{who} passes (nothing left to draw)"
     if kind == "pass":
-        to = data.get("to")
-        receiver = names[to] if isinstance(to, int) else "?"
-        shown = f": {card_list()}" if event.cards else ""
-        return f"{who} passes three cards to {receiver}{shown}"
-    if kind == "accept":
-        return f"{who} accepts the Wild Draw Four"
+        return f"{who} passes three cards to {named('to')}{shown()}"
     if kind == "challenge":
         verdict = "it was a bluff!" if data.get("guilty") else "it was legal"
-        return f"{who} challenges {target()}'s Wild Draw Four: {verdict}"
+        return f"{who} challenges {named('target')}'s Wild Draw Four: {verdict}"
     if kind == "reveal":
         return f"{who} shows their hand: {card_list()}" if event.cards else None
     if kind == "color":
@@ -98,10 +103,6 @@ def _describe(event: Event, names: Sequence[str], cards: CardStyle) -> str | Non
         return f"First card turned up: {card_list()}"
     if kind == "flip_return":
         return f"{card_list()} goes back into the pile; turning up another"
-    if kind == "reshuffle":
-        return "The discard pile is shuffled into a new draw pile"
-    if kind == "dealer":
-        return f"{who} deals first"
     if kind == "deal":
         number = data.get("hand") or data.get("hand_number")
         if event.cards:
@@ -109,8 +110,6 @@ def _describe(event: Event, names: Sequence[str], cards: CardStyle) -> str | Non
         return None
     if kind == "hand":
         return f"You are dealt {card_list()}" if event.cards else None
-    if kind == "hearts_broken":
-        return "Hearts are broken"
     if kind == "trick_won":
         points = data.get("points", 0)
         extra = f" ({points} point{'s' if points != 1 else ''})" if points else ""
@@ -118,19 +117,13 @@ def _describe(event: Event, names: Sequence[str], cards: CardStyle) -> str | Non
         tail = f", and the {leftovers} card(s) left from the deal, unseen" if leftovers else ""
         return f"{who} takes trick {data.get('trick', '')}{extra}{tail}"
     if kind == "draw_to_pile":
-        shown = card_list() or f"{event.count} cards"
-        return f"{who} draws {event.count} into their trick pile: {shown}"
+        listed = card_list() or f"{event.count} cards"
+        return f"{who} draws {event.count} into their trick pile: {listed}"
     if kind == "pass_hand":
         direction = data.get("direction")
         if direction == "swap":
             return "Pass Hand! The two hands are swapped"
         return f"Pass Hand! {who} sends every hand to the {direction}"
-    if kind == "pass_chosen":
-        return f"{who} has chosen three cards to pass"
-    if kind == "opening":
-        return f"{who} holds the Wild Club and may open with it"
-    if kind == "decline":
-        return f"{who} declines to open with the Wild Club"
     if kind == "moon":
         choice = data.get("choice")
         if choice is None:
@@ -139,9 +132,9 @@ def _describe(event: Event, names: Sequence[str], cards: CardStyle) -> str | Non
             return f"{who} shot the moon and takes points off their own total"
         return f"{who} shot the moon: everyone else takes the points"
     if kind == "hand_end":
-        winner = data.get("winner")
-        if isinstance(winner, int) and winner < len(names):
-            return f"{names[winner]} wins the hand"
+        winner = _seat_name(names, data.get("winner"))
+        if winner is not None:
+            return f"{winner} wins the hand"
         return "The hand is over"
     if kind == "match_end":
         winners = [names[s] for s in data.get("winners", ()) if s < len(names)]
@@ -149,6 +142,11 @@ def _describe(event: Event, names: Sequence[str], cards: CardStyle) -> str | Non
     if kind in ("dealer_draw",):
         return None
     return f"{who} {kind.replace('_', ' ')} {card_list()}".strip()
+
+
+def _seat_name(names: Sequence[str], seat: object) -> str | None:
+    """The name at ``seat``, or None when ``seat`` is no seat at this table."""
+    return names[seat] if isinstance(seat, int) and seat < len(names) else None
 
 
 def _is_wild(event: Event) -> bool:

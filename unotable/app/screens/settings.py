@@ -35,35 +35,24 @@ class SettingsScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         app: Any = self.app
         prefs = app.prefs
+        # select id, row label, value -> its words in the list, values in order, current
+        rows = (
+            ("theme", "Theme", THEME_LABELS, THEMES, prefs.theme),
+            ("speed", "Computer speed", SPEED_LABELS, SPEEDS, prefs.speed),
+            ("card-style", "Cards", STYLE_LABELS, CARD_STYLES, prefs.card_style),
+        )
         with Vertical(classes="dialog", id="settings"):
             yield Label("Settings", classes="dialog-title")
-            with Horizontal(classes="option-row"):
-                yield Label("Theme", classes="option-label")
-                yield Select(
-                    [(THEME_LABELS[t], t) for t in THEMES],
-                    value=prefs.theme,
-                    allow_blank=False,
-                    id="theme",
-                    compact=True,
-                )
-            with Horizontal(classes="option-row"):
-                yield Label("Computer speed", classes="option-label")
-                yield Select(
-                    [(SPEED_LABELS[s], s) for s in SPEEDS],
-                    value=prefs.speed,
-                    allow_blank=False,
-                    id="speed",
-                    compact=True,
-                )
-            with Horizontal(classes="option-row"):
-                yield Label("Cards", classes="option-label")
-                yield Select(
-                    [(STYLE_LABELS[s], s) for s in CARD_STYLES],
-                    value=prefs.card_style,
-                    allow_blank=False,
-                    id="card-style",
-                    compact=True,
-                )
+            for select_id, label, words, values, current in rows:
+                with Horizontal(classes="option-row"):
+                    yield Label(label, classes="option-label")
+                    yield Select(
+                        [(words[value], value) for value in values],
+                        value=current,
+                        allow_blank=False,
+                        id=select_id,
+                        compact=True,
+                    )
             yield Static(
                 "Every card also shows its colour's letter. Choose ASCII cards if suit "
                 "symbols look misaligned in your terminal.",

@@ -30,6 +30,15 @@ from .core import (
     parse_action,
 )
 from .errors import IllegalAction, NotationError, OptionError
+from .tricks import (
+    check_dealer,
+    check_view_seat,
+    hand_end_event,
+    lowest_seats,
+    moon_points,
+    record_hand,
+    void_sets,
+)
 
 GAME_ID = "uno-hearts"
 HAND_SIZE = 13
@@ -160,9 +169,7 @@ _prebuild()
 
 DIRECTION_ACTIONS = (Action("direction", choice=LEFT), Action("direction", choice=RIGHT))
 MOON_ACTIONS = (Action("moon", choice=MOON_SELF), Action("moon", choice=MOON_OTHERS))
-VOID_SETS: tuple[frozenset[str], ...] = tuple(
-    frozenset(SUIT_LETTERS[s] for s in range(4) if mask >> s & 1) for mask in range(16)
-)
+VOID_SETS: tuple[frozenset[str], ...] = void_sets(SUIT_LETTERS)
 VOIDS_SHOWN_BY_HEART_LEAD = 0b1110  # leading a heart while unbroken shows Y, P, G void
 
 
@@ -258,30 +265,11 @@ class UnoHeartsMatch(Match):
         self._current: int | None = None
         self.dealer = 0
         self.hands: list[list[Card]] = [[] for _ in range(n)]
-        self.counts: list[list[int]] = [[0] * 5 for _ in range(n)]  # per seat, per suit
         self.draw_pile: list[Card] = []  # top of the pile is the END of the list
-        self.trick: list[tuple[int, Card, str | None]] = []
-        self.lead = NO_SUIT
         self.leader: int | None = None
-        self.best_seat = -1
-        self.best_rank = -1
-        self.trick_wild_sum = 0
-        self.trick_points = 0
-        self.trick_pass = False
-        self.hearts_broken = False
-        self.taken: list[list[Card]] = [[] for _ in range(n)]
-        self.hand_points = [0] * n
-        self.tricks_won = [0] * n
-        self.tricks: list[Completed] = []
         self.last_trick: Completed | None = None
-        self.voids = [0] * n  # bit s set: seat has shown it holds no natural card of suit s
         self.seen: list[set[Card]] = [set() for _ in range(n)]  # cards each seat ever held
-        self.passes: list[tuple[Card, ...] | None] = [None] * n  # pass-three choices
-        self._gives: list[list[Action] | None] = [None] * n  # pass-three legal actions
-        self.received: list[tuple[Card, ...]] = [() for _ in range(n)]
-        self.pass_hands: list[tuple[int, int, str]] = []
-        self.moon_shooter: int | None = None
-        self._legal: list[Action] | None = None  # legal plays of the current seat, cached
+        self._init_hand_state()
 
     def _deal_from_rng(self) -> list[Event]:
         # a shuffle by random sort keys: deterministic from the rng, 3x faster than shuffle()
@@ -297,8 +285,7 @@ class UnoHeartsMatch(Match):
     def _deal_explicit(self, deal: dict[str, Any]) -> list[Event]:
         n = self.players
         dealer = deal.pop("dealer", 0)
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-            raise OptionError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+        check_dealer(dealer, n)
         raw_hands = deal.pop("hands", None)
         raw_pile = deal.pop("draw_pile", None)
         if deal:
@@ -330,13 +317,7 @@ class UnoHeartsMatch(Match):
         n = self.players
         self.hand_number += 1
         self._init_hand_state()
-        for seat in range(n):
-            hand = sorted(hands[seat], key=sort_key)
-            self.hands[seat] = hand
-            counts = self.counts[seat]
-            for card in hand:
-                counts[card.suit] += 1
-            self.seen[seat] = set(hand)
+        self._set_hands(hands)
         self.draw_pile = pile_top_first[::-1]
         leader = (self.dealer + 1) % n
         self.leader = leader
@@ -363,26 +344,39 @@ class UnoHeartsMatch(Match):
 
     def _init_hand_state(self) -> None:
         n = self.players
-        self.counts = [[0] * 5 for _ in range(n)]
-        self.trick = []
+        self.counts: list[list[int]] = [[0] * 5 for _ in range(n)]  # per seat, per suit
+        self._reset_trick()
+        self.hearts_broken = False
+        self.taken: list[list[Card]] = [[] for _ in range(n)]
+        self.hand_points = [0] * n
+        self.tricks_won = [0] * n
+        self.tricks: list[Completed] = []
+        self.voids = [0] * n  # bit s set: seat has shown it holds no natural card of suit s
+        self.passes: list[tuple[Card, ...] | None] = [None] * n  # pass-three choices
+        self._gives: list[list[Action] | None] = [None] * n  # pass-three legal actions
+        self.received: list[tuple[Card, ...]] = [() for _ in range(n)]
+        self.pass_hands: list[tuple[int, int, str]] = []
+        self.moon_shooter: int | None = None
+        self._legal: list[Action] | None = None  # legal plays of the current seat, cached
+
+    def _reset_trick(self) -> None:
+        self.trick: list[tuple[int, Card, str | None]] = []
         self.lead = NO_SUIT
         self.best_seat = -1
         self.best_rank = -1
         self.trick_wild_sum = 0
         self.trick_points = 0
         self.trick_pass = False
-        self.hearts_broken = False
-        self.taken = [[] for _ in range(n)]
-        self.hand_points = [0] * n
-        self.tricks_won = [0] * n
-        self.tricks = []
-        self.voids = [0] * n
-        self.passes = [None] * n
-        self._gives = [None] * n
-        self.received = [() for _ in range(n)]
-        self.pass_hands = []
-        self.moon_shooter = None
-        self._legal = None
+
+    def _set_hands(self, hands: list[list[Card]]) -> None:
+        """Hands as dealt (any order): sorted, counted by suit, and seen by their holders."""
+        for seat in range(self.players):
+            hand = sorted(hands[seat], key=sort_key)
+            self.hands[seat] = hand
+            counts = self.counts[seat]
+            for card in hand:
+                counts[card.suit] += 1
+            self.seen[seat] = set(hand)
 
     # -- what callers ask ------------------------------------------------------------------
 
@@ -607,13 +601,7 @@ class UnoHeartsMatch(Match):
             events.append(Event("draw_to_pile", winner, drawn, got, data))
         self.hand_points[winner] += points
         pass_hand = self.trick_pass
-        self.trick = []
-        self.lead = NO_SUIT
-        self.best_seat = -1
-        self.best_rank = -1
-        self.trick_wild_sum = 0
-        self.trick_points = 0
-        self.trick_pass = False
+        self._reset_trick()
         self.leader = winner
         self._current = winner
         if not self.hands[winner]:
@@ -720,10 +708,7 @@ class UnoHeartsMatch(Match):
         return events
 
     def _score_moon(self, shooter: int, choice: str, events: list[Event]) -> None:
-        if choice == MOON_SELF:
-            points = tuple(-MOON_POINTS if s == shooter else 0 for s in range(self.players))
-        else:
-            points = tuple(0 if s == shooter else MOON_POINTS for s in range(self.players))
+        points = tuple(moon_points(self.players, shooter, choice == MOON_SELF, MOON_POINTS))
         events.append(Event("moon", seat=shooter, data={"choice": choice}))
         self._score_hand(points, {"moon": shooter, "moon_choice": choice}, events)
 
@@ -731,28 +716,14 @@ class UnoHeartsMatch(Match):
         self, points: tuple[int, ...], notes: dict[str, Any], events: list[Event]
     ) -> None:
         n = self.players
-        for seat in range(n):
-            self.scores[seat] += points[seat]
-        totals = tuple(self.scores)
         notes["taken_points"] = tuple(self.hand_points)
         notes["dealer"] = self.dealer
-        result = HandResult(self.hand_number, points, totals, MappingProxyType(notes))
-        self.hand_results.append(result)
+        result = record_hand(self, points, notes)
+        totals = result.totals
         self.moon_shooter = None
         over = max(totals) >= self.target  # D-18: "reaches" means >=
-        winners = tuple(s for s in range(n) if totals[s] == min(totals)) if over else ()
-        events.append(
-            Event(
-                "hand_end",
-                data={
-                    "hand": self.hand_number,
-                    "points": points,
-                    "totals": totals,
-                    "winners": winners,
-                    "notes": result.notes,
-                },
-            )
-        )
+        winners = lowest_seats(totals) if over else ()
+        events.append(hand_end_event(result, winners))
         if over:
             self.winners = winners  # D-3: co-winners
             self.phase = PHASE_OVER
@@ -769,8 +740,7 @@ class UnoHeartsMatch(Match):
 
     def view(self, seat: int) -> UnoHeartsView:
         n = self.players
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise IllegalAction(f"there is no seat {seat!r} at this table of {n}")
+        check_view_seat(seat, n)
         seen = self.seen[seat]
         in_pass = self.phase == PHASE_PASS
         known = tuple(

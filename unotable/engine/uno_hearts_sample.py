@@ -10,6 +10,7 @@ import random
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
+from .tricks import lowest_seats, suit_bits, void_mask
 from .uno_hearts import (
     DECK,
     G8,
@@ -21,11 +22,14 @@ from .uno_hearts import (
     RNG_SEEDED,
     SPECS,
     SUIT_INDEX,
+    SUIT_LETTERS,
     Card,
     UnoHeartsMatch,
     UnoHeartsView,
     sort_key,
 )
+
+_SUIT_BITS = suit_bits(SUIT_LETTERS)
 
 
 def determinize(
@@ -112,19 +116,12 @@ def determinize(
     match._init_state()
     match.winners = ()
     if view.phase == PHASE_OVER:
-        low = min(view.scores)
-        match.winners = tuple(s for s in range(n) if view.scores[s] == low)
+        match.winners = lowest_seats(view.scores)
 
     match.phase = view.phase
     match._current = view.current
     match.dealer = view.dealer
-    for seat in range(n):
-        hand = sorted(hands[seat], key=sort_key)
-        match.hands[seat] = hand
-        counts = match.counts[seat]
-        for card in hand:
-            counts[card.suit] += 1
-        match.seen[seat] = set(hand)
+    match._set_hands(hands)
     mine = match.seen[me]
     for cards in known:
         mine.update(cards)
@@ -136,7 +133,7 @@ def determinize(
     match.tricks_won = list(view.tricks_won)
     match.tricks = list(view.tricks)
     match.last_trick = view.last_trick
-    match.voids = [sum(1 << SUIT_INDEX[s] for s in v) for v in view.voids]
+    match.voids = [void_mask(v, _SUIT_BITS) for v in view.voids]
     match.pass_hands = list(view.pass_hands)
     match.moon_shooter = view.moon_shooter
     match.received[me] = view.received

@@ -9,7 +9,7 @@ path (``legal_actions`` + ``apply``) allocates almost nothing.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from types import MappingProxyType
@@ -27,6 +27,15 @@ from .core import (
     parse_action,
 )
 from .errors import IllegalAction, NotationError, OptionError
+from .tricks import (
+    check_dealer,
+    check_view_seat,
+    hand_end_event,
+    lowest_seats,
+    moon_points,
+    record_hand,
+    void_sets,
+)
 
 GAME_ID: Final = "wild-twist-hearts"
 GAME_NAME: Final = "Wild Twist Hearts"
@@ -129,6 +138,14 @@ def parse_card(text: str) -> Card:
 sort_key: Final = attrgetter("index")
 
 
+def by_suit(cards: Iterable[Card]) -> list[list[Card]]:
+    """A hand as the engine keeps it: one sorted list per suit."""
+    suits: list[list[Card]] = [[], [], [], []]
+    for card in sorted(cards, key=sort_key):
+        suits[card.suit].append(card)
+    return suits
+
+
 DECLINE: Final = Action("decline")
 MOON_SELF: Final = Action("moon", choice="self")
 MOON_OTHERS: Final = Action("moon", choice="others")
@@ -163,9 +180,7 @@ def _build_play_tables(
 
 
 _TRICK_ENTRIES, _PLAY_EVENTS = _build_play_tables(8)
-_VOID_SETS: Final = tuple(
-    frozenset(SUIT_LETTERS[s] for s in range(4) if mask >> s & 1) for mask in range(16)
-)
+_VOID_SETS: Final = void_sets(SUIT_LETTERS)
 
 ALL_BUT_HEARTS: Final = 0b1011  # void mask bits of clubs, diamonds and spades
 
@@ -234,8 +249,7 @@ class WildTwistMatch(Match):
             raise OptionError(f"from_deal takes hands, leftovers and dealer, not {sorted(unknown)}")
         n = self.players
         dealer = deal.get("dealer", 0)
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-            raise OptionError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+        check_dealer(dealer, n)
         given = deal.get("hands")
         if given is None or len(given) != n:
             raise OptionError(f"from_deal needs hands: one list of cards for each of {n} seats")
@@ -273,12 +287,7 @@ class WildTwistMatch(Match):
     def _start_hand(self, hands: list[list[Card]], leftovers: list[Card]) -> list[Event]:
         n = self.players
         self.hand_number += 1
-        self.hands: list[list[list[Card]]] = []
-        for hand in hands:
-            by_suit: list[list[Card]] = [[], [], [], []]
-            for card in sorted(hand, key=sort_key):
-                by_suit[card.suit].append(card)
-            self.hands.append(by_suit)
+        self.hands: list[list[list[Card]]] = [by_suit(hand) for hand in hands]
         self.sizes = [self.hand_size] * n
         self.leftovers = list(leftovers)
         self.leftovers_to: int | None = None
@@ -386,9 +395,7 @@ class WildTwistMatch(Match):
 
     def view(self, seat: int) -> WildTwistView:
         n = self.players
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            # a negative index would otherwise show another seat's hand
-            raise IllegalAction(f"there is no seat {seat!r} at this table of {n}")
+        check_view_seat(seat, n)
         lead = self.lead_suit
         return WildTwistView(
             game=GAME_ID,
@@ -636,46 +643,21 @@ class WildTwistMatch(Match):
 
     def _score_moon(self, seat: int, choice: str) -> list[Event]:
         n = self.players
-        if choice == "self":
-            points = [-MOON_POINTS if s == seat else 0 for s in range(n)]
-        else:
-            points = [0 if s == seat else MOON_POINTS for s in range(n)]
+        points = moon_points(n, seat, choice == "self", MOON_POINTS)
         events = [Event("moon", seat=seat, data={"choice": choice})]
         self.moon_shooter = None
         self._end_hand(points, {"moon": seat, "moon_choice": choice}, events)
         return events
 
     def _end_hand(self, points: list[int], notes: dict[str, Any], events: list[Event]) -> None:
-        for seat, seat_points in enumerate(points):
-            self.scores[seat] += seat_points
         notes["taken_points"] = tuple(self.pending_points or points)
         notes["dealer"] = self.dealer
         notes["leftovers"] = tuple(str(c) for c in self.leftovers)
         notes["leftovers_to"] = self.leftovers_to
-        result = HandResult(
-            number=self.hand_number,
-            points=tuple(points),
-            totals=tuple(self.scores),
-            notes=MappingProxyType(notes),
-        )
-        self.hand_results.append(result)
+        result = record_hand(self, points, notes)
         over = self.hand_number >= self.length
-        best = min(self.scores)
-        winners = tuple(s for s in range(self.players) if self.scores[s] == best) if over else ()
-        events.append(
-            Event(
-                "hand_end",
-                cards=tuple(self.leftovers),  # revealed at scoring
-                count=len(self.leftovers),
-                data={
-                    "hand": self.hand_number,
-                    "points": result.points,
-                    "totals": result.totals,
-                    "winners": winners,
-                    "notes": result.notes,
-                },
-            )
-        )
+        winners = lowest_seats(self.scores) if over else ()
+        events.append(hand_end_event(result, winners, tuple(self.leftovers)))  # revealed
         if over:
             self.winners = winners  # D-3: co-winners
             self.phase = "over"

@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 
 from .core import Match
+from .tricks import lowest_seats, suit_bits, void_mask
 from .wild_twist import (
     CLUBS,
     DECK,
@@ -25,11 +26,12 @@ from .wild_twist import (
     CompletedTrick,
     WildTwistMatch,
     WildTwistView,
+    by_suit,
     sort_key,
 )
 
 Avoid = Mapping[int, frozenset[str]] | Sequence[frozenset[str]]
-_SUIT_BIT = {letter: 1 << i for i, letter in enumerate(SUIT_LETTERS)}
+_SUIT_BIT = suit_bits(SUIT_LETTERS)
 
 
 def determinize(
@@ -45,8 +47,7 @@ def determinize(
     n = view.players
     match = _blank(view, rng)
     if view.phase == "over":
-        best = min(view.scores)
-        match.winners = tuple(s for s in range(n) if view.scores[s] == best)
+        match.winners = lowest_seats(view.scores)
         match.hands = [[[], [], [], []] for _ in range(n)]
         return match
 
@@ -70,14 +71,14 @@ def determinize(
             capacity[dest] -= 1
             fixed[dest].append(card)
 
-    masks = [_mask(suits) for suits in view.voids]
+    masks = [void_mask(suits, _SUIT_BIT) for suits in view.voids]
     points_only = _points_only_seats(view)
     soft = list(masks)
     if avoid is not None:
         items = avoid.items() if isinstance(avoid, Mapping) else enumerate(avoid)
         for seat, suits in items:
             if 0 <= seat < n and seat != me:
-                soft[seat] |= _mask(suits)
+                soft[seat] |= void_mask(suits, _SUIT_BIT)
     masks.append(0)
     soft.append(0)
     points_only.append(False)
@@ -108,12 +109,7 @@ def determinize(
         if dealt is None:
             dealt = _deal_free(pool, capacity, rng)
 
-    hands: list[list[list[Card]]] = []
-    for seat in range(n):
-        by_suit: list[list[Card]] = [[], [], [], []]
-        for card in sorted(fixed[seat] + dealt[seat], key=sort_key):
-            by_suit[card.suit].append(card)
-        hands.append(by_suit)
+    hands = [by_suit(fixed[seat] + dealt[seat]) for seat in range(n)]
     match.hands = hands
     match.leftovers = fixed[lefts] + dealt[lefts]
     if view.phase == "moon":  # the shooter is choosing: the game has been counted
@@ -166,7 +162,7 @@ def _blank(view: WildTwistView, rng: random.Random) -> WildTwistMatch:
     match.taken = [list(t) for t in view.taken]
     match.points_visible = list(view.hand_points_visible)
     match.tricks_won = list(view.tricks_won)
-    match.void_masks = [_mask(suits) for suits in view.voids]
+    match.void_masks = [void_mask(suits, _SUIT_BIT) for suits in view.voids]
     match.hearts_broken = view.hearts_broken
     match.moon_shooter = view.moon_shooter
     match.pending_points = []
@@ -174,13 +170,6 @@ def _blank(view: WildTwistView, rng: random.Random) -> WildTwistMatch:
     match.opening_holder = view.opening_holder
     match.forced_lead = None
     return match
-
-
-def _mask(suits: frozenset[str]) -> int:
-    mask = 0
-    for letter in suits:
-        mask |= _SUIT_BIT.get(letter, 0)
-    return mask
 
 
 def _first_lead(view: WildTwistView) -> Card | None:

@@ -15,8 +15,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from unotable.engine import OUT_OF_TURN_KINDS
+
 MAX_ACTIONS_PER_MATCH = 2_000_000  # a guard against an engine that never ends
-OUT_OF_TURN_KINDS = frozenset({"uno", "catch"})  # actions a seat may take out of turn
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

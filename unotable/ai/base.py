@@ -13,9 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any
 
-from unotable.engine import Action, View
-
-OUT_OF_TURN_KINDS = frozenset({"uno", "catch"})
+from unotable.engine import OUT_OF_TURN_KINDS, Action, View
 
 
 def stable_unit(*parts: object) -> float:

@@ -11,18 +11,17 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from unotable.engine import Action
+from unotable.engine import OUT_OF_TURN_KINDS, Action
 
 from .cards import UNO_COLOURS, uno_card
 
 Policy = Callable[[Any, int, list[Action], random.Random], Action]
-OUT_OF_TURN = frozenset({"uno", "catch"})
 
 
 def turn_actions(legal: list[Action]) -> list[Action]:
     """Drop late calls and catches: playouts call UNO with the play and never catch."""
-    if any(a.kind in OUT_OF_TURN for a in legal):
-        kept = [a for a in legal if a.kind not in OUT_OF_TURN]
+    if any(a.kind in OUT_OF_TURN_KINDS for a in legal):
+        kept = [a for a in legal if a.kind not in OUT_OF_TURN_KINDS]
         return kept or legal
     return legal
 

@@ -13,9 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from unotable.engine import Action, Match, get_game
-
-from .base import OUT_OF_TURN_KINDS
+from unotable.engine import OUT_OF_TURN_KINDS, Action, Match, get_game
 
 
 def build_player(level: str, game_id: str, seed: int, hard_ms: float | None = None) -> Any:

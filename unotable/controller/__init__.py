@@ -10,7 +10,6 @@ from importlib import import_module
 from typing import Any
 
 _EXPORTS = {
-    "OUT_OF_TURN": "controller",
     "Controller": "controller",
     "LogEntry": "controller",
     "Turn": "controller",

@@ -8,20 +8,17 @@ moved on meanwhile (see ``version``).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from unotable.engine import Action, Event, HandResult, Match, View, get_game
+from unotable.engine import OUT_OF_TURN_KINDS, Action, Event, HandResult, Match, View, get_game
 from unotable.store.record import MatchRecord, SeatRecord
 
 from .pacing import Pace
 from .seats import Seat, make_computer
 
-# Actions a seat may take while it is not its turn (RULES.md D-35).
-OUT_OF_TURN = frozenset({"catch", "uno"})
 # View fields that hold one seat's private knowledge, and their empty values.
 _EMPTY_PRIVATE: dict[str, Any] = {
     "drawn": None,
@@ -30,7 +27,8 @@ _EMPTY_PRIVATE: dict[str, Any] = {
     "received": (),
 }
 # Games where whole hands or cards move between players (pass hand, pass three).
-_PASSING_GAMES = frozenset({"uno-hearts"})
+# events after which cards have changed owners (pass three, pass-hand 8s)
+_HANDS_MOVED_EVENTS = frozenset({"pass", "pass_hand"})
 
 
 @dataclass(frozen=True)
@@ -181,7 +179,7 @@ class Controller:
         raise RuntimeError("the match is not over but nobody may act")  # an engine bug
 
     def _has_turn_action(self, seat: int) -> bool:
-        return any(a.kind not in OUT_OF_TURN for a in self.match.legal_actions(seat))
+        return any(a.kind not in OUT_OF_TURN_KINDS for a in self.match.legal_actions(seat))
 
     def exposed(self) -> int | None:
         """The seat that may be caught for a missed UNO call right now, if any."""
@@ -253,11 +251,10 @@ class Controller:
         """
         if isinstance(action, str):
             action = self.match.parse_action(action)
-        before = self._hands() if self.spec.id in _PASSING_GAMES else None
         events = list(self._apply_logged(seat, action))  # a copy: the log keeps the original
         self._kept.pop(seat, None)
         events += self._keep_if_forced()
-        if before is not None and self._cards_changed_owner(before, self._hands()):
+        if any(event.kind in _HANDS_MOVED_EVENTS for event in events):
             self.hands_moved = True
         if self.on_action is not None:
             self.on_action(self)
@@ -285,7 +282,9 @@ class Controller:
         seat = self.match.current
         if seat is None or self.match.over or not self.seats[seat].is_human:
             return None
-        turn_actions = [a for a in self.match.legal_actions(seat) if a.kind not in OUT_OF_TURN]
+        turn_actions = [
+            a for a in self.match.legal_actions(seat) if a.kind not in OUT_OF_TURN_KINDS
+        ]
         if len(turn_actions) == 1 and turn_actions[0].kind == "keep":
             return seat, turn_actions[0]
         return None
@@ -295,19 +294,6 @@ class Controller:
         if self.match.current == seat:
             return None
         return self._kept.get(seat)
-
-    def _hands(self) -> list[Counter[str]]:
-        return [Counter(map(str, self.match.view(s).hand)) for s in range(self.match.players)]
-
-    @staticmethod
-    def _cards_changed_owner(before: list[Counter[str]], after: list[Counter[str]]) -> bool:
-        gone = [b - a for b, a in zip(before, after, strict=True)]
-        came = [a - b for b, a in zip(before, after, strict=True)]
-        for i, lost in enumerate(gone):
-            for j, got in enumerate(came):
-                if i != j and lost & got:
-                    return True
-        return False
 
     def think(self, seat: int, view: View) -> Action:
         """A computer's decision from its own view. Safe to call in a worker thread."""

@@ -10,7 +10,17 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from .core import Action, Event, GameSpec, HandResult, Match, OptionSpec, View, parse_action
+from .core import (
+    OUT_OF_TURN_KINDS,
+    Action,
+    Event,
+    GameSpec,
+    HandResult,
+    Match,
+    OptionSpec,
+    View,
+    parse_action,
+)
 from .errors import EngineError, IllegalAction, NotationError, OptionError
 
 # game id -> module that defines SPEC; imported on first use
@@ -39,6 +49,7 @@ def get_game(game_id: str) -> GameSpec:
 
 __all__ = [
     "GAME_IDS",
+    "OUT_OF_TURN_KINDS",
     "Action",
     "EngineError",
     "Event",

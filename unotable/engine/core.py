@@ -42,6 +42,8 @@ EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 # Action kinds that carry no argument; their notation is the kind itself.
 BARE_KINDS = frozenset({"draw", "keep", "pass", "challenge", "accept", "uno", "decline"})
+# Action kinds a seat may take while it is not its turn (UNO late call and catch, D-35).
+OUT_OF_TURN_KINDS = frozenset({"uno", "catch"})
 # Action kinds written ``kind:choice``.
 CHOICE_KINDS = frozenset({"color", "direction", "moon"})
 

@@ -236,6 +236,7 @@ class UnoHeartsMatch(Match):
     """A match of UNO Hearts. All state is plain lists and ints for fast clone()."""
 
     game_id = GAME_ID
+    moon_points = MOON_POINTS  # what a moon shot is worth, for the shooter's choice
 
     def __init__(
         self,

@@ -219,6 +219,7 @@ class WildTwistMatch(Match):
     """A match of Wild Twist Hearts: the full, secret state."""
 
     game_id = GAME_ID
+    moon_points = MOON_POINTS  # what a moon shot is worth, for the shooter's choice
 
     def __init__(
         self,

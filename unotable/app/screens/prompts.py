@@ -93,7 +93,7 @@ def ask(screen: Any, seat: int, legal: list[Action], answer: Answer) -> None:
             ("direction:right", f"Right: back the other way, yours to {names[(seat - 1) % n]}"),
         ]
     elif "moon" in kinds:
-        points = 27 if c.game_id == "wild-twist-hearts" else 20
+        points = c.match.moon_points
         title = "You shot the moon!"
         explanation = "Choose how to score it."
         options = [

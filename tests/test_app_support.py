@@ -19,7 +19,7 @@ from unotable.app.screens.passing import PassCardsScreen
 from unotable.app.screens.scoreboard import ScoreboardScreen
 from unotable.app.screens.table import TableScreen
 from unotable.app.widgets.hand import NUMBER_KEYS, HandView
-from unotable.controller import Controller, Seat
+from unotable.controller import Controller, Seat, VirtualClock
 
 
 def make_app(**prefs: Any) -> UnoTableApp:
@@ -31,7 +31,7 @@ def make_app(**prefs: Any) -> UnoTableApp:
 def controller(game: str, kinds: list[str], seed: int = 1, **options: Any) -> Controller:
     names = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gil", "Hal"]
     seats = [Seat(names[i], kind) for i, kind in enumerate(kinds)]
-    return Controller(game, seats, options or None, seed, speed="instant")
+    return Controller(game, seats, options or None, seed, clock=VirtualClock(), speed="instant")
 
 
 def screen_text(app: Any) -> str:
@@ -58,7 +58,11 @@ def shows_any(text: str, labels: set[str]) -> set[str]:
 
 
 async def settle(pilot: Any, limit: int = 2000) -> Any:
-    """Pause until the app waits for a human: a dialog, a hand-over or a human's turn."""
+    """Pause until the app waits for a human: a dialog, a hand-over or a human's turn.
+
+    Time at the table is virtual: when the table waits for a computer's due moment, the
+    clock jumps there at once, so no test waits real time for pacing.
+    """
     app = pilot.app
     for _ in range(limit):
         await pilot.pause()
@@ -69,7 +73,18 @@ async def settle(pilot: Any, limit: int = 2000) -> Any:
             return screen
         if screen.acting_human() is not None and not screen._dialog_open:
             return screen
+        skip_waiting(screen)
     raise AssertionError("the app never came to a human decision")
+
+
+def skip_waiting(table: TableScreen) -> None:
+    """If the table waits for a computer's due moment on a virtual clock, jump there."""
+    clock = table.controller.clock
+    due = table.controller.next_due()
+    if table._timer is not None and isinstance(clock, VirtualClock) and due is not None:
+        clock.advance_to(due)
+        table._timer.stop()
+        table._tick()
 
 
 async def play_one(pilot: Any) -> Any:

@@ -1,8 +1,7 @@
 """``unotable sim``: play complete matches headless and summarise them.
 
-Computer players see only ``match.view(seat)``. After every action, the seats that
-may act out of turn (a late UNO call, a catch) are asked in seat order from the
-next player; a player whose ``wants_to_act(view)`` is False lets the chance pass.
+Every match is driven by the controller on a virtual clock, exactly as the app drives
+it: the same order of turns, late UNO calls and catches, with no waiting.
 """
 
 from __future__ import annotations
@@ -14,10 +13,6 @@ import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any
-
-from unotable.engine import OUT_OF_TURN_KINDS
-
-MAX_ACTIONS_PER_MATCH = 2_000_000  # a guard against an engine that never ends
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -71,7 +66,7 @@ class Summary:
             "seats": [
                 {
                     "seat": seat,
-                    "player": f"Seat {seat}",
+                    "player": f"Seat {seat + 1}",
                     "ai": self.levels[seat],
                     "wins": self.wins[seat],
                     "win_rate": round(self.wins[seat] / self.games, 4),
@@ -138,54 +133,12 @@ def check_args(args: argparse.Namespace) -> tuple[Any, dict[str, Any], list[str]
     return spec, options, levels
 
 
-def play_match(match: Any, players: list[Any], summary: Summary) -> None:
-    """Play one match to its end, asking out-of-turn seats after every action."""
-    n = match.players
-    timings = summary.timings
-    actions = 0
-    while not match.over:
-        seat = match.current
-        if seat is None:  # several seats act at once: ask them in seat order
-            actors = match.actors()
-            if not actors:
-                raise RuntimeError(f"match seed {match.seed}: nobody can act")
-            seat = actors[0]
-        _decide(match, players, seat, timings, required=True)
-        actions += 1
-        # out-of-turn actions, offered in seat order from the next player
-        nxt = match.current
-        if nxt is not None:
-            for i in range(n):
-                other = (nxt + i) % n
-                if match.over:
-                    break
-                legal = match.legal_actions(other)
-                if any(a.kind in OUT_OF_TURN_KINDS for a in legal):
-                    actions += _decide(match, players, other, timings, required=False)
-        if actions > MAX_ACTIONS_PER_MATCH:
-            raise RuntimeError(f"match seed {match.seed} did not end")
-    summary.decisions += len(match.history)
+def new_table(spec: Any, options: dict[str, Any], levels: list[str], seed: int) -> Any:
+    """A controller for one match between computers on a virtual clock."""
+    from unotable.controller import Controller, Seat, VirtualClock
 
-
-def _decide(
-    match: Any, players: list[Any], seat: int, timings: dict[str, list[float]], required: bool
-) -> int:
-    player = players[seat]
-    view = match.view(seat)
-    start = time.perf_counter()
-    if not required and not player.wants_to_act(view):
-        timings.setdefault(player.level, []).append((time.perf_counter() - start) * 1000)
-        return 0  # offered a call or catch, it lets the chance pass
-    action = player.choose(view)
-    timings.setdefault(player.level, []).append((time.perf_counter() - start) * 1000)
-    if action not in view.legal:
-        if required:
-            raise RuntimeError(f"seat {seat} ({player.level}) chose an illegal {action}")
-        return 0
-    if not required and action.kind not in OUT_OF_TURN_KINDS:
-        return 0  # asked about a call or catch, it chose to do neither
-    match.apply(seat, action)
-    return 1
+    seats = [Seat(f"Seat {i + 1}", level) for i, level in enumerate(levels)]
+    return Controller(spec.id, seats, options, seed, clock=VirtualClock(), speed="instant")
 
 
 def simulate(
@@ -196,22 +149,23 @@ def simulate(
     seed: int,
     progress: Any = None,
 ) -> Summary:
-    from unotable.ai import make_player
-
     players_n = len(levels)
     summary = Summary(spec.id, players_n, games, seed, levels)
     summary.wins = [0] * players_n
     summary.points = [0] * players_n
     seeds = random.Random(seed)
+    timings = summary.timings
+
+    def timed(seat: int, action: Any, seconds: float) -> None:
+        timings.setdefault(levels[seat], []).append(seconds * 1000)
+
     start = time.perf_counter()
     for number in range(games):
-        match_seed = seeds.randrange(2**63)
-        match = spec.new_match(players_n, options, seed=match_seed)
-        players = [
-            make_player(level, spec.id, (match_seed + seat) % 2**63)
-            for seat, level in enumerate(levels)
-        ]
-        play_match(match, players, summary)
+        controller = new_table(spec, options, levels, seeds.randrange(2**63))
+        controller.on_decision = timed
+        controller.run()
+        match = controller.match
+        summary.decisions += len(match.history)
         summary.hands += len(match.hand_results)
         for winner in match.winners:
             summary.wins[winner] += 1

@@ -1,9 +1,7 @@
 """Seeded matches between computer levels, and tournaments built from them.
 
-Used by ``bench/ai_strength.py``, ``bench/ai_latency.py`` and the tests. A match is
-driven the way the sim does it: after every action, seats holding an out-of-turn action
-(late UNO call, catch) are offered it in seat order from the next seat and act only if
-``wants_to_act`` says so; then the seat to move chooses from its own view.
+Used by ``bench/ai_strength.py``, ``bench/ai_latency.py`` and the tests. Every match is
+driven by the controller on a virtual clock, exactly as ``sim`` and the app drive one.
 """
 
 from __future__ import annotations
@@ -13,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from unotable.engine import OUT_OF_TURN_KINDS, Action, Match, get_game
+from unotable.engine import Action, Match, get_game
 
 
 def build_player(level: str, game_id: str, seed: int, hard_ms: float | None = None) -> Any:
@@ -37,9 +35,24 @@ class MatchLog:
     winners: tuple[int, ...] = ()
 
 
-def _wants(player: Any, view: Any) -> bool:
-    wants = getattr(player, "wants_to_act", None)
-    return True if wants is None else bool(wants(view))
+class _Watched:
+    """A player whose every decision is reported (and timed, when asked)."""
+
+    def __init__(self, seat: int, player: Any, log: MatchLog, report: Any, timed: bool) -> None:
+        self.seat, self.player, self.log, self.report, self.timed = seat, player, log, report, timed
+        self.level = getattr(player, "level", "?")
+        wants = getattr(player, "wants_to_act", None)
+        if wants is not None:
+            self.wants_to_act = wants
+
+    def choose(self, view: Any) -> Action:
+        started = time.perf_counter()
+        action: Action = self.player.choose(view)
+        if self.timed:
+            self.log.timings.setdefault(self.level, []).append(time.perf_counter() - started)
+        if self.report is not None:
+            self.report(self.seat, view, action)
+        return action
 
 
 def drive(
@@ -47,66 +60,25 @@ def drive(
     players: Sequence[Any],
     *,
     max_hands: int | None = None,
-    max_actions: int = 200_000,
+    max_actions: int | None = None,
     on_decision: Callable[[int, Any, Action], None] | None = None,
     timed: bool = False,
 ) -> MatchLog:
-    """Play ``match`` to its end (or ``max_hands`` hands) with one player per seat."""
+    """Play ``match`` to its end (or ``max_hands`` hands, or ``max_actions`` actions) through
+    the controller, with one player object per seat."""
+    from unotable.controller import Controller, Seat, VirtualClock
+
     levels = tuple(getattr(p, "level", "?") for p in players)
     log = MatchLog(levels)
-    timings = log.timings
-    n = match.players
-    last_actor = -1
+    watched = {s: _Watched(s, p, log, on_decision, timed) for s, p in enumerate(players)}
+    seats = [Seat(f"Seat {s + 1}", level) for s, level in enumerate(levels)]
+    controller = Controller(
+        match.spec.id, seats, clock=VirtualClock(), speed="instant", match=match, computers=watched
+    )
     hands_at_start = len(match.hand_results)
-
-    def ask(seat: int, view: Any) -> Action:
-        player = players[seat]
-        action: Action
-        if timed:
-            t0 = time.perf_counter()
-            action = player.choose(view)
-            timings.setdefault(levels[seat], []).append(time.perf_counter() - t0)
-        else:
-            action = player.choose(view)
-        if on_decision is not None:
-            on_decision(seat, view, action)
-        return action
-
-    for _ in range(max_actions):
-        if match.over:
-            break
-        if max_hands is not None and len(match.hand_results) - hands_at_start >= max_hands:
-            break
-        acted = False
-        for k in range(1, n + 1):  # out-of-turn offers, from the seat after the last actor
-            seat = (last_actor + k) % n
-            legal = match.legal_actions(seat)
-            if not any(a.kind in OUT_OF_TURN_KINDS for a in legal):
-                continue
-            if seat == match.current and any(a.kind not in OUT_OF_TURN_KINDS for a in legal):
-                continue  # the seat to move decides within its own turn below
-            view = match.view(seat)
-            if _wants(players[seat], view):
-                action = ask(seat, view)
-                if action.kind in OUT_OF_TURN_KINDS:
-                    match.apply(seat, action)
-                    log.decisions.append((seat, action))
-                    acted = True
-                    break
-        if acted:
-            continue
-        current = match.current
-        if current is None:
-            actors = match.actors()
-            if not actors:
-                break
-            current = actors[0]
-        seat = current
-        view = match.view(seat)
-        action = ask(seat, view)
-        match.apply(seat, action)
-        log.decisions.append((seat, action))
-        last_actor = seat
+    history_at_start = len(match.history)
+    controller.run(max_hands=max_hands, max_actions=max_actions)
+    log.decisions = list(match.history[history_at_start:])
     log.hands = list(match.hand_results[hands_at_start:])
     log.winners = match.winners
     return log
@@ -122,10 +94,13 @@ def play_match(
     hard_ms: float | None = None,
     timed: bool = False,
 ) -> MatchLog:
+    from unotable.controller import computer_seed
+
     spec = get_game(game_id)
     match = spec.new_match(len(levels), options, seed=seed)
     players = [
-        build_player(level, game_id, seed * 31 + s, hard_ms) for s, level in enumerate(levels)
+        build_player(level, game_id, computer_seed(seed, s), hard_ms)
+        for s, level in enumerate(levels)
     ]
     return drive(match, players, max_hands=max_hands, timed=timed)
 

@@ -1,7 +1,8 @@
-"""The controller between the engine and the screens: seats, turns, pacing, privacy.
+"""The one driver of every match: seats, who acts next, time, privacy, saving, the log.
 
-No Textual or rich here: the app drives a :class:`Controller`, and so can tests.
-Names are loaded on first use, so the lobby can import ``seats`` without the engine.
+No Textual or rich here: the app, ``sim``, tournaments, benchmarks and replay all drive
+a :class:`Controller`, and so can tests. Names are loaded on first use, so the lobby can
+import ``seats`` without the engine.
 """
 
 from __future__ import annotations
@@ -10,15 +11,23 @@ from importlib import import_module
 from typing import Any
 
 _EXPORTS = {
+    "Ask": "controller",
     "Controller": "controller",
-    "LogEntry": "controller",
+    "Request": "controller",
     "Turn": "controller",
+    "Clock": "clock",
+    "RealClock": "clock",
+    "VirtualClock": "clock",
     "SPEEDS": "pacing",
     "Pace": "pacing",
+    "Intent": "snapshot",
+    "SeatInfo": "snapshot",
+    "Snapshot": "snapshot",
     "COMPUTER_LEVELS": "seats",
     "HUMAN": "seats",
     "SEAT_KINDS": "seats",
     "Seat": "seats",
+    "computer_seed": "seats",
     "default_seats": "seats",
 }
 

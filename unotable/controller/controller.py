@@ -1,52 +1,73 @@
-"""The controller: one match, its seats, whose decision it is, and what each human may see.
+"""The one driver of every match: the app, ``sim``, tournaments, benchmarks and replay.
 
-The screens never apply a rule: they ask the controller what to show and hand it the
-players' choices. Computer decisions are pure functions of a View, so the UI may run
-``think`` in a background thread; a decision is applied only if the match has not
-moved on meanwhile (see ``version``).
+It owns the engine match, the seats and the computer players behind them, and decides
+who is asked next (``asks``), in one documented order:
+
+1. A hand that has ended waits for ``next_hand()`` (the app shows its scoreboard first;
+   with no human at the table the headless ``run`` deals at once).
+2. While a seat is exposed for a missed UNO call (RULES.md D-35), the computers that may
+   react are asked once each, in this order: every other seat from the one after it,
+   going round in seat order (a catch), then the exposed seat itself (a late call). Humans
+   are never asked: they act whenever they like, and while a human could react,
+   computers hold back ``Pace.human_first`` seconds so the humans get the first chance.
+3. Then the seat whose decision the match waits on (``turn``): the seat to play, or,
+   while several seats act at once (passing cards), computers first, then humans, each
+   in seat order.
+
+Time comes from an injected clock: pacing decides *when* a computer acts, never who or
+in what order, so a virtual clock plays exactly the same match as the real one.
+
+Viewers never touch the match: they get an immutable ``Snapshot`` of what they may see
+and do (``snapshot``) and send back intents (``submit``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from unotable.engine import OUT_OF_TURN_KINDS, Action, Event, HandResult, Match, View, get_game
 from unotable.store.record import MatchRecord, SeatRecord
 
+from .clock import Clock, RealClock, VirtualClock
 from .pacing import Pace
-from .seats import Seat, make_computer
+from .seats import Seat, computer_seed, make_computer
+from .snapshot import Intent, SeatInfo, Snapshot
 
-# View fields that hold one seat's private knowledge, and their empty values.
-_EMPTY_PRIVATE: dict[str, Any] = {
-    "drawn": None,
-    "pending": None,
-    "passed": (),
-    "received": (),
-}
-# Games where whole hands or cards move between players (pass hand, pass three).
 # events after which cards have changed owners (pass three, pass-hand 8s)
 _HANDS_MOVED_EVENTS = frozenset({"pass", "pass_hand"})
+MAX_ACTIONS_PER_RUN = 2_000_000  # a guard against an engine that never ends
 
 
 @dataclass(frozen=True)
 class Turn:
     """Whose decision the match waits on now."""
 
-    seat: int | None  # None only when the match is over
+    seat: int | None  # None when the match is over or between hands
     human: bool
     over: bool = False
+    hand_over: bool = False
 
 
-@dataclass
-class LogEntry:
-    """One line of the match log, as the events that made it (redacted when shown)."""
+@dataclass(frozen=True)
+class Ask:
+    """One computer the driver will ask, and from when (clock time)."""
 
     seat: int
-    action: Action
-    events: list[Event] = field(default_factory=list)
+    kind: str  # "react" (a late UNO call or a catch) or "turn"
+    due: float
+
+
+@dataclass(frozen=True)
+class Request:
+    """A computer's turn, handed out to think about (possibly in another thread)."""
+
+    seat: int
+    view: View
+    version: int
 
 
 class Controller:
@@ -54,34 +75,50 @@ class Controller:
         self,
         game: str,
         seats: Sequence[Seat],
-        options: dict[str, Any] | None = None,
+        options: Mapping[str, Any] | None = None,
         seed: int | None = None,
         *,
-        started: str = "",
+        clock: Clock | None = None,
         speed: str = "normal",
+        computers: Mapping[int, Any] | None = None,
         on_action: Callable[[Controller], None] | None = None,
+        on_decision: Callable[[int, Action, float], None] | None = None,
+        started: str = "",
+        match: Match | None = None,
     ) -> None:
+        """``match``: an already dealt match to drive (an explicit deal in tests)."""
         self.spec = get_game(game)
         self.seats = list(seats)
-        self.match: Match = self.spec.new_match(len(self.seats), options, seed)
+        if match is None:
+            match = self.spec.new_match(len(self.seats), options, seed)
+        elif match.players != len(self.seats) or match.spec.id != self.spec.id:
+            raise ValueError("the match given does not fit this game and these seats")
+        self.match: Match = match
+        self.clock: Clock = clock if clock is not None else RealClock()
         self.pace = Pace(speed)
         self.on_action = on_action
+        self.on_decision = on_decision  # (seat, action, seconds thinking), for sim and benches
         self.started = started or datetime.now(UTC).isoformat(timespec="seconds")
         self.fallbacks: dict[int, str] = {}  # seat -> the level actually playing
         self._computers: dict[int, Any] = {}
+        given = dict(computers or {})
         for index, seat in enumerate(self.seats):
-            if not seat.is_human:
-                ai_seed = (self.match.seed * 7919 + index + 1) % 2**63
-                player, used = make_computer(seat.kind, game, ai_seed)
-                self._computers[index] = player
-                if used != seat.kind:
-                    self.fallbacks[index] = used
-        self._reacted: set[tuple[int, int, int]] = set()  # (history length, exposed, seat)
-        self.viewer: int | None = None  # the human whose private cards were last shown
+            if seat.is_human:
+                continue
+            if index in given:
+                self._computers[index] = given[index]
+                continue
+            player, used = make_computer(seat.kind, game, computer_seed(self.match.seed, index))
+            self._computers[index] = player
+            if used != seat.kind:
+                self.fallbacks[index] = used
+        self._asked: set[tuple[int, int]] = set()  # (version, seat): reactions already asked
+        self._since = self.clock.now()  # when the current position arose
+        self._legal_cache: dict[int, list[Action]] = {}
+        self._legal_version = -1
+        self.viewer: int | None = None  # the human whose cards the shared screen may show
         self.hands_moved = False
-        self.log: list[LogEntry] = []
         self.fast_forward = False
-        self.results_seen = 0  # hand results the UI has shown
         # seat -> the card it drew and had to keep, until its next turn (for its status line)
         self._kept: dict[int, Any] = {}
 
@@ -92,20 +129,41 @@ class Controller:
         cls,
         record: MatchRecord,
         *,
+        clock: Clock | None = None,
         speed: str = "normal",
         on_action: Callable[[Controller], None] | None = None,
+        upto: int | None = None,
     ) -> Controller:
-        """Rebuild a match exactly by replaying its actions (the engine is deterministic)."""
+        """Rebuild a match exactly by replaying its actions (the engine is deterministic).
+
+        ``upto`` stops after that many actions (replay, undo).
+        """
         seats = [Seat(s.name, s.kind) for s in record.seats]
         controller = cls(
-            record.game, seats, record.options, record.seed, started=record.started, speed=speed
+            record.game,
+            seats,
+            record.options,
+            record.seed,
+            clock=clock,
+            speed=speed,
+            started=record.started,
         )
-        for seat, text in record.actions:
-            controller._apply_logged(seat, controller.match.parse_action(text))
+        actions = record.actions if upto is None else record.actions[:upto]
+        for seat, text in actions:
+            controller.replay(seat, text)
         controller._keep_if_forced()
-        controller.results_seen = len(controller.match.hand_results)
         controller.on_action = on_action
         return controller
+
+    def replay(self, seat: int, action: Action | str) -> list[Event]:
+        """Apply a recorded action as it was: no hook, no forced keep (the record has it)."""
+        if self.match.hand_over:
+            self.match.next_hand()
+        if isinstance(action, str):
+            action = self.match.parse_action(action)
+        events = self.match.apply(seat, action)
+        self._moved()
+        return events
 
     def to_record(self) -> MatchRecord:
         return MatchRecord(
@@ -118,7 +176,7 @@ class Controller:
             finished=self.match.over,
         )
 
-    # -- what the screens ask -------------------------------------------------------------
+    # -- facts ----------------------------------------------------------------------------
 
     @property
     def game_id(self) -> str:
@@ -132,6 +190,10 @@ class Controller:
     @property
     def over(self) -> bool:
         return self.match.over
+
+    @property
+    def hand_over(self) -> bool:
+        return self.match.hand_over
 
     @property
     def humans(self) -> list[int]:
@@ -152,25 +214,30 @@ class Controller:
         return self.seats[seat].is_human
 
     def legal(self, seat: int) -> list[Action]:
-        return self.match.legal_actions(seat)
+        """``seat``'s legal actions, computed once per position."""
+        if self._legal_version != self.version or self.match.hand_over:
+            self._legal_cache = {}
+            self._legal_version = self.version
+        found = self._legal_cache.get(seat)
+        if found is None:
+            found = self._legal_cache[seat] = self.match.legal_actions(seat)
+        return found
 
-    def view(self, seat: int) -> View:
+    def view(self, seat: int | None) -> View:
         return self.match.view(seat)
 
     def turn(self) -> Turn:
-        """The seat whose decision the match waits on.
-
-        The seat whose turn it is, when it has something to do; otherwise (seats acting
-        at once, as when passing cards) computers first, then humans in seat order.
-        Out-of-turn actions (catch, late UNO) never make a seat the one waited on.
-        """
-        if self.match.over:
-            return Turn(None, False, over=True)
+        """The seat whose decision the match waits on (out-of-turn calls never count)."""
         match = self.match
-        waiting = [s for s in match.actors() if self._has_turn_action(s)]
+        if match.over:
+            return Turn(None, False, over=True)
+        if match.hand_over:
+            return Turn(None, False, hand_over=True)
+        actors = match.actors()
         current = match.current
-        if current is not None and current in waiting:
+        if current is not None and current in actors and self._has_turn_action(current, actors):
             return Turn(current, self.is_human(current))
+        waiting = [s for s in actors if self._has_turn_action(s, actors)]
         for seat in waiting:
             if not self.is_human(seat):
                 return Turn(seat, False)
@@ -178,27 +245,232 @@ class Controller:
             return Turn(waiting[0], True)
         raise RuntimeError("the match is not over but nobody may act")  # an engine bug
 
-    def _has_turn_action(self, seat: int) -> bool:
-        return any(a.kind not in OUT_OF_TURN_KINDS for a in self.match.legal_actions(seat))
+    def _has_turn_action(self, seat: int, actors: tuple[int, ...]) -> bool:
+        if len(actors) == 1:  # nobody else may act: no out-of-turn window is open
+            return True
+        return any(a.kind not in OUT_OF_TURN_KINDS for a in self.legal(seat))
 
     def exposed(self) -> int | None:
         """The seat that may be caught for a missed UNO call right now, if any."""
+        if len(self.match.actors()) <= 1:
+            return None
         for seat in self.match.actors():
-            for action in self.match.legal_actions(seat):
+            for action in self.legal(seat):
                 if action.kind == "catch":
                     return action.target
         return None
 
     def catch_action(self, seat: int) -> Action | None:
-        for action in self.match.legal_actions(seat):
-            if action.kind == "catch":
-                return action
-        return None
+        return next((a for a in self.legal(seat) if a.kind == "catch"), None)
 
     def late_call_action(self, seat: int) -> Action | None:
-        for action in self.match.legal_actions(seat):
-            if action.kind == "uno":
-                return action
+        return next((a for a in self.legal(seat) if a.kind == "uno"), None)
+
+    def kept_card(self, seat: int) -> Any:
+        """The card ``seat`` drew and had to keep, while the turn has not come back to it."""
+        if self.match.current == seat:
+            return None
+        return self._kept.get(seat)
+
+    # -- who is asked next ------------------------------------------------------------------
+
+    def asks(self) -> list[Ask]:
+        """The computers the driver will ask, in the one order (see the module docstring)."""
+        if self.match.over or self.match.hand_over:
+            return []
+        result: list[Ask] = []
+        exposed = self.exposed()
+        if exposed is not None:
+            humans_may_react = any(
+                self.catch_action(h) or self.late_call_action(h) for h in self.humans
+            )
+            due = self._since + (self.pace.human_first if humans_may_react else 0.0)
+            players = self.match.players
+            for seat in [(exposed + k) % players for k in range(1, players + 1)]:
+                if self.is_human(seat) or (self.version, seat) in self._asked:
+                    continue
+                if seat == exposed and self.late_call_action(seat) is None:
+                    continue
+                if seat != exposed and self.catch_action(seat) is None:
+                    continue
+                result.append(Ask(seat, "react", due))
+        turn = self.turn()
+        if turn.seat is not None and not turn.human:
+            delay = 0.0 if self.fast_forward else self.pace.play_delay
+            due = max([self._since + delay, *(a.due for a in result)])
+            result.append(Ask(turn.seat, "turn", due))
+        return result
+
+    def next_due(self) -> float | None:
+        """When the next computer should act (clock time); None while only humans may."""
+        asks = self.asks()
+        return asks[0].due if asks else None
+
+    def due_ask(self) -> Ask | None:
+        """The first ask, if it is due now."""
+        asks = self.asks()
+        if asks and asks[0].due <= self.clock.now():
+            return asks[0]
+        return None
+
+    def request_for(self, ask: Ask) -> Request:
+        """A computer's turn, to think about in any thread, then ``deliver``."""
+        return Request(ask.seat, self.match.view(ask.seat), self.version)
+
+    def think(self, request: Request) -> Action:
+        """A computer's decision from its own view. Safe to call in a worker thread."""
+        action: Action = self._computers[request.seat].choose(request.view)
+        return action
+
+    def deliver(self, request: Request, action: Action) -> list[Event]:
+        """Apply a computer's decision, unless the match moved on meanwhile.
+
+        An illegal choice (a computer player's bug) falls back to its first legal action.
+        """
+        if request.version != self.version:
+            return []
+        if action not in self.legal(request.seat):
+            legal = [a for a in self.legal(request.seat) if a.kind not in OUT_OF_TURN_KINDS]
+            action = legal[0]
+        return self.apply(request.seat, action)
+
+    def react(self, ask: Ask) -> list[Event]:
+        """Ask one computer, once per position, whether it calls UNO late or catches."""
+        seat = ask.seat
+        self._asked.add((self.version, seat))
+        exposed = self.exposed()
+        action = self.late_call_action(seat) if seat == exposed else self.catch_action(seat)
+        player = self._computers[seat]
+        wants = getattr(player, "wants_to_act", None)
+        # the level's own habit decides (an Easy player often misses the chance)
+        if action is None or (wants is not None and not wants(self.match.view(seat))):
+            return []
+        return self.apply(seat, action)
+
+    def perform(self, ask: Ask) -> list[Event]:
+        """Carry out one ask in this thread (headless drivers; reactions in the app)."""
+        if ask.kind == "react":
+            return self.react(ask)
+        request = self.request_for(ask)
+        started = time.perf_counter()
+        action = self.think(request)
+        if self.on_decision is not None:
+            self.on_decision(ask.seat, action, time.perf_counter() - started)
+        return self.deliver(request, action)
+
+    def step(self) -> list[Event]:
+        """The computer action due now, if any, done in this thread."""
+        ask = self.due_ask()
+        return self.perform(ask) if ask is not None else []
+
+    def run(
+        self, *, max_hands: int | None = None, max_actions: int | None = None, deal: bool = True
+    ) -> Turn:
+        """Play without a screen until a human must decide, the match ends, or ``max_hands``
+        hands have ended in this call (or ``max_actions`` actions were applied). Between
+        hands the next one is dealt when ``deal``.
+
+        A virtual clock jumps to each due moment; a real one is not waited on.
+        """
+        hands_at_start = len(self.match.hand_results)
+        stop_at = None if max_actions is None else self.version + max_actions
+        for _ in range(MAX_ACTIONS_PER_RUN):
+            turn = self.turn()
+            if stop_at is not None and self.version >= stop_at:
+                return turn
+            if turn.over:
+                return turn
+            if max_hands is not None and len(self.hand_results) - hands_at_start >= max_hands:
+                return turn
+            if turn.hand_over:
+                if not deal:
+                    return turn
+                self.next_hand()
+                continue
+            asks = self.asks()
+            if not asks:
+                return turn  # only humans may act
+            if isinstance(self.clock, VirtualClock):
+                self.clock.advance_to(asks[0].due)
+            self.perform(asks[0])
+        raise RuntimeError(f"match seed {self.match.seed} did not end")
+
+    def run_computers(self) -> Turn:
+        return self.run()
+
+    def next_hand(self) -> list[Event]:
+        """Deal the next hand once everyone has seen how the last one ended."""
+        events = self.match.next_hand()
+        self._moved()
+        self.hands_moved = True
+        if self.on_action is not None:
+            self.on_action(self)
+        return events
+
+    # -- humans -------------------------------------------------------------------------------
+
+    def submit(self, intent: Intent | tuple[int, Action | str]) -> list[Event]:
+        """A human's choice. Raises IllegalAction or NotationError, changing nothing."""
+        from unotable.engine import IllegalAction
+
+        if isinstance(intent, tuple):
+            intent = Intent(intent[0], str(intent[1]))
+        seat = intent.seat
+        if not 0 <= seat < len(self.seats) or not self.is_human(seat):
+            raise IllegalAction(f"seat {seat} is not a human's seat")
+        if intent.version is not None and intent.version != self.version:
+            raise IllegalAction("the table has moved on since you chose; look again")
+        return self.apply(seat, intent.action)
+
+    def apply(self, seat: int, action: Action | str) -> list[Event]:
+        """Apply one action; raises IllegalAction (or NotationError) changing nothing.
+
+        A human's drawn card that cannot be played is kept at once (its events are returned
+        too): the engine still asks, so that nobody else learns whether it matched.
+        """
+        if isinstance(action, str):
+            action = self.match.parse_action(action)
+        events = list(self.match.apply(seat, action))
+        self._moved()
+        self._kept.pop(seat, None)
+        events += self._keep_if_forced()
+        if any(event.kind in _HANDS_MOVED_EVENTS for event in events):
+            self.hands_moved = True
+        if self.on_action is not None:
+            self.on_action(self)
+        return events
+
+    def _moved(self) -> None:
+        self._since = self.clock.now()
+        if self.viewer is not None and self.hot_seat:
+            turn = self.turn()
+            if not turn.human or turn.seat != self.viewer:
+                self.viewer = None  # their decisions are done: the next human is handed over
+
+    def _keep_if_forced(self) -> list[Event]:
+        forced = self._forced_keep()
+        if forced is None:
+            return []
+        seat, keep = forced
+        self._kept[seat] = getattr(self.match.view(seat), "drawn", None)  # from its own view
+        events = self.match.apply(seat, keep)
+        self._moved()
+        return events
+
+    def _forced_keep(self) -> tuple[int, Action] | None:
+        """(seat, keep) when a human's only choice is to keep the card it just drew.
+
+        Computers take their forced keep as an ordinary, paced turn: keeping at once would
+        show watchers, by the missing pause, that the drawn card did not match.
+        """
+        seat = self.match.current
+        if seat is None or self.match.over or self.match.hand_over:
+            return None
+        if not self.seats[seat].is_human:
+            return None
+        turn_actions = [a for a in self.legal(seat) if a.kind not in OUT_OF_TURN_KINDS]
+        if len(turn_actions) == 1 and turn_actions[0].kind == "keep":
+            return seat, turn_actions[0]
         return None
 
     # -- privacy and hand-overs -----------------------------------------------------------
@@ -210,173 +482,68 @@ class Controller:
         return self.viewer != seat or self.hands_moved
 
     def show_to(self, seat: int) -> None:
-        """Record that ``seat``'s private cards are now on screen."""
+        """Record that ``seat`` has taken the keyboard: its cards may now be on screen."""
         self.viewer = seat
         self.hands_moved = False
 
-    def display_seat(self) -> int | None:
-        """Whose cards the table may show now (None: nobody's, only public information)."""
+    def screen_seat(self) -> int | None:
+        """Whose cards the shared screen may show now (None: nobody's).
+
+        One human: always theirs. Hot-seat: a human's, only from their hand-over to their
+        last decision; between decisions (computers' turns, a finished hand) nobody's.
+        """
         humans = self.humans
         if not humans:
             return None
         if not self.hot_seat:
             return humans[0]
         turn = self.turn()
-        if turn.human and turn.seat is not None and self.needs_handover(turn.seat):
-            return None
-        if self.hands_moved:
-            return None
-        return self.viewer
-
-    def public_view(self) -> View:
-        """A view with no private cards, for a table nobody's cards may be shown on."""
-        seat = self.display_seat()
-        if seat is not None:
-            return self.match.view(seat)
-        # Seat 0's view with everything only seat 0 knows blanked out.
-        base = self.match.view(0)
-        private = {name: _EMPTY_PRIVATE[name] for name in _EMPTY_PRIVATE if hasattr(base, name)}
-        for name in ("known", "known_hands"):  # per seat: what seat 0 knows of each hand
-            if hasattr(base, name):
-                private[name] = ((),) * base.players
-        return replace(base, hand=(), legal=(), **private)
-
-    # -- acting ---------------------------------------------------------------------------
-
-    def apply(self, seat: int, action: Action | str) -> list[Event]:
-        """Apply one action; raises IllegalAction (or NotationError) changing nothing.
-
-        A human's drawn card that cannot be played is kept at once (its events are returned
-        too): the engine still asks, so that nobody else learns whether it matched.
-        """
-        if isinstance(action, str):
-            action = self.match.parse_action(action)
-        events = list(self._apply_logged(seat, action))  # a copy: the log keeps the original
-        self._kept.pop(seat, None)
-        events += self._keep_if_forced()
-        if any(event.kind in _HANDS_MOVED_EVENTS for event in events):
-            self.hands_moved = True
-        if self.on_action is not None:
-            self.on_action(self)
-        return events
-
-    def _apply_logged(self, seat: int, action: Action) -> list[Event]:
-        events = self.match.apply(seat, action)
-        self.log.append(LogEntry(seat, action, events))
-        return events
-
-    def _keep_if_forced(self) -> list[Event]:
-        forced = self._forced_keep()
-        if forced is None:
-            return []
-        seat = forced[0]
-        self._kept[seat] = getattr(self.match.view(seat), "drawn", None)  # from its own view
-        return self._apply_logged(*forced)
-
-    def _forced_keep(self) -> tuple[int, Action] | None:
-        """(seat, keep) when a human's only choice is to keep the card it just drew.
-
-        Computers take their forced keep as an ordinary, paced turn: keeping at once would
-        show watchers, by the missing pause, that the drawn card did not match.
-        """
-        seat = self.match.current
-        if seat is None or self.match.over or not self.seats[seat].is_human:
-            return None
-        turn_actions = [
-            a for a in self.match.legal_actions(seat) if a.kind not in OUT_OF_TURN_KINDS
-        ]
-        if len(turn_actions) == 1 and turn_actions[0].kind == "keep":
-            return seat, turn_actions[0]
+        if turn.human and turn.seat == self.viewer and not self.hands_moved:
+            return self.viewer
         return None
 
-    def kept_card(self, seat: int) -> Any:
-        """The card ``seat`` drew and had to keep, while the turn has not come back to it."""
-        if self.match.current == seat:
-            return None
-        return self._kept.get(seat)
+    def display_seat(self) -> int | None:
+        return self.screen_seat()
 
-    def think(self, seat: int, view: View) -> Action:
-        """A computer's decision from its own view. Safe to call in a worker thread."""
-        action: Action = self._computers[seat].choose(view)
-        return action
-
-    def decide(self, seat: int) -> Action:
-        return self.think(seat, self.match.view(seat))
-
-    def play_computer(self, seat: int) -> list[Event]:
-        """Let the computer at ``seat`` act now (in this thread), after its reactions."""
-        self.resolve_reactions()
-        return self.apply(seat, self.decide(seat))
-
-    # -- UNO catch timing (RULES.md D-35) -------------------------------------------------
-
-    def pending_reactions(self) -> list[tuple[float, int]]:
-        """Computers that may still react to the open exposure: (delay in seconds, seat)."""
+    def snapshot(self, viewer: int | None, since: int = 0) -> Snapshot:
+        """What ``viewer`` may see and do now; the log from ``since`` on."""
+        match = self.match
+        view = match.view(viewer)
+        turn = self.turn()
         exposed = self.exposed()
-        if exposed is None:
-            return []
-        result = []
-        for seat in self._reaction_order(exposed):
-            if (self.version, exposed, seat) not in self._reacted:
-                result.append((self.pace.reaction_delay(self.seats[seat].kind), seat))
-        return result
-
-    def react(self, seat: int) -> list[Event]:
-        """The computer at ``seat`` decides, once per exposure, whether to catch or call late."""
-        exposed = self.exposed()
-        key = (self.version, exposed, seat)
-        if exposed is None or key in self._reacted or self.is_human(seat):
-            return []
-        self._reacted.add(key)
-        action = self.late_call_action(seat) if seat == exposed else self.catch_action(seat)
-        # the level's own habit decides (an Easy player often misses the chance)
-        if action is None or not self._computers[seat].wants_to_act(self.match.view(seat)):
-            return []
-        return self.apply(seat, action)
-
-    def resolve_reactions(self) -> list[Event]:
-        """Every computer's pending reaction, in seat order from the next player, at once.
-
-        Called before a turn action ends the exposure, so computers get their chance
-        without any clock (RULES.md D-35: headless order).
-        """
-        events: list[Event] = []
-        while True:
-            pending = self.pending_reactions()
-            if not pending:
-                return events
-            before = self.version
-            for _, seat in pending:
-                events.extend(self.react(seat))
-                if self.version != before:
-                    break
-
-    def _reaction_order(self, exposed: int) -> list[int]:
-        """Computer seats that could react, from the next player after the exposed one."""
-        players = self.match.players
-        order = [(exposed + k) % players for k in range(1, players + 1)]
-        result = []
-        for seat in order:
-            if self.is_human(seat):
-                continue
-            if seat == exposed:
-                if self.late_call_action(seat) is not None:
-                    result.append(seat)
-            elif self.catch_action(seat) is not None:
-                result.append(seat)
-        return result
-
-    # -- playing a match to its end without a screen (tests, benchmarks) ------------------
-
-    def run_computers(self, limit: int = 100_000) -> Turn:
-        """Let computers act until a human must decide or the match ends."""
-        for _ in range(limit):
-            turn = self.turn()
-            if turn.over or turn.human:
-                return turn
-            assert turn.seat is not None
-            self.play_computer(turn.seat)
-        raise RuntimeError("computers did not finish within the limit")
-
-    def events_for(self, seat: int | None, entry: LogEntry) -> list[Event]:
-        return [e.seen_by(seat) for e in entry.events]
+        catchers = tuple(h for h in self.humans if exposed is not None and self.catch_action(h))
+        late = (
+            exposed
+            if exposed is not None
+            and self.is_human(exposed)
+            and self.late_call_action(exposed) is not None
+            else None
+        )
+        handover = None
+        if turn.human and turn.seat is not None and self.needs_handover(turn.seat):
+            handover = turn.seat
+        log = match.log
+        return Snapshot(
+            version=self.version,
+            game=self.spec.id,
+            viewer=viewer,
+            seats=tuple(
+                SeatInfo(s.name, s.kind, s.label, self.fallbacks.get(i))
+                for i, s in enumerate(self.seats)
+            ),
+            view=view,
+            waiting_on=turn.seat,
+            waiting_human=turn.human,
+            hand_over=turn.hand_over,
+            over=turn.over,
+            handover_to=handover,
+            exposed=exposed,
+            catchers=catchers,
+            late_caller=late,
+            kept=self.kept_card(viewer) if viewer is not None else None,
+            events=tuple(e.seen_by(viewer) for e in log[since:]),
+            log_start=since,
+            log_length=len(log),
+            hand_results=tuple(match.hand_results),
+            winners=tuple(match.winners),
+        )

@@ -1,6 +1,7 @@
-"""How fast computer players move, and how quickly they react to a missed UNO call.
+"""How fast computer players move, and how long humans get to react first.
 
-Timing belongs here and in the UI, never in the engine (RULES.md D-35).
+Timing belongs here, never in the engine (RULES.md D-35). Pacing decides *when* a
+computer acts, never *who* acts or in what order: that is ``Controller.asks``.
 """
 
 from __future__ import annotations
@@ -11,13 +12,8 @@ SPEEDS: tuple[str, ...] = ("slow", "normal", "fast", "instant")
 
 # seconds between two computer actions, so a human can follow them
 _PLAY_DELAY = {"slow": 1.6, "normal": 0.9, "fast": 0.35, "instant": 0.0}
-
-# UNO catch or late call: reaction in seconds at normal speed (whether a computer reacts at
-# all is its own level's habit: ``wants_to_act`` in unotable.ai)
-_REACTION = {"easy": 2.4, "normal": 1.6, "hard": 1.0}
-_DEFAULT_REACTION = 1.6
-# The first chance belongs to the humans: no computer reacts sooner than this.
-HUMAN_FIRST_CHANCE = 0.8
+# While a human could catch a missed UNO call (or call it late), computers hold back this long.
+_HUMAN_FIRST = {"slow": 2.5, "normal": 1.8, "fast": 1.2, "instant": 0.8}
 
 
 @dataclass(frozen=True)
@@ -32,8 +28,7 @@ class Pace:
     def play_delay(self) -> float:
         return _PLAY_DELAY[self.speed]
 
-    def reaction_delay(self, level: str) -> float:
-        base = _REACTION.get(level, _DEFAULT_REACTION)
-        if self.speed == "instant":
-            return HUMAN_FIRST_CHANCE
-        return max(HUMAN_FIRST_CHANCE, base * _PLAY_DELAY[self.speed] / _PLAY_DELAY["normal"])
+    @property
+    def human_first(self) -> float:
+        """How long computers wait before reacting while a human could react too."""
+        return _HUMAN_FIRST[self.speed]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 HUMAN = "human"
@@ -36,6 +37,18 @@ def default_seats(count: int, humans: int = 1, level: str = "normal") -> list[Se
         name = DEFAULT_NAMES[i] if i < len(DEFAULT_NAMES) else f"Seat {i + 1}"
         seats.append(Seat(name, HUMAN if i < humans else level))
     return seats
+
+
+def computer_seed(match_seed: int, seat: int) -> int:
+    """A computer's own seed: reproducible from the match seed, but one-way.
+
+    A player holding its seed cannot run it backwards to the match seed, so it cannot
+    rebuild the deal and the other hands.
+    """
+    digest = hashlib.blake2b(
+        f"unotable-computer/{match_seed}/{seat}".encode(), digest_size=8
+    ).digest()
+    return int.from_bytes(digest, "big") >> 1  # 63 bits
 
 
 def make_computer(level: str, game_id: str, seed: int) -> tuple[object, str]:

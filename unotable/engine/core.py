@@ -314,6 +314,15 @@ class Match(ABC):
         return bool(self.winners)
 
     @property
+    def hand_over(self) -> bool:
+        """True between hands: the finished hand stays readable until ``next_hand()``."""
+        return False
+
+    def next_hand(self, deal: Mapping[str, Any] | None = None) -> list[Event]:
+        """Deal the next hand (only while ``hand_over``)."""
+        raise IllegalAction("the hand is not over")
+
+    @property
     @abstractmethod
     def current(self) -> int | None:
         """The seat whose turn it is (None while several seats act at once, or at the end)."""

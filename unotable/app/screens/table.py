@@ -1,7 +1,8 @@
 """The table: seats, the pile or trick, the hand of the human to act, status and log.
 
-The screen applies no rule: it asks the controller what to show and who acts, runs
-computer decisions in worker threads, and sends the humans' choices to the controller.
+The screen applies no rule and drives nothing: it draws the controller's snapshot for
+whoever may look at the screen now, sends the humans' choices back as intents, and runs
+each computer's thinking in a worker thread when the controller says it is due.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, RichLog, Static
 from textual.worker import Worker, WorkerState
 
-from unotable.controller import Controller, Pace
-from unotable.engine import Action, EngineError, Event
+from unotable.controller import Controller, Intent, Pace, Request, Snapshot
+from unotable.engine import OUT_OF_TURN_KINDS, Action, EngineError, Event
 
 from ..cards import CardStyle, sort_cards
 from ..describe import describe
@@ -32,7 +34,6 @@ from .common import TooSmall, screen_too_small
 HEARTS_GAMES = ("uno-hearts", "wild-twist-hearts")
 # Kinds answered in a dialog rather than by picking a card from the hand.
 DIALOG_KINDS = ("color", "challenge", "direction", "give", "moon", "keep", "decline")
-CATCH_WINDOW = {"slow": 2.5, "normal": 1.8, "fast": 1.2, "instant": 0.0}
 
 
 class TableScreen(Screen[None]):
@@ -64,13 +65,14 @@ class TableScreen(Screen[None]):
         self.recent: list[Event] = []  # the last few events, as the viewer then saw them
         self._style_key: tuple[str, bool] | None = None
         self._dialog_open = False
-        self._thinking: tuple[int, int] | None = None  # (seat, version) being decided
-        self._turn_scheduled: int | None = None  # version a computer turn is scheduled for
-        self._reactions: set[tuple[int, int]] = set()  # (version, seat) timers set
+        self._thinking: Request | None = None  # a computer's turn being thought about
+        self._timer: Timer | None = None  # wakes the table when the next computer is due
         self._paused = False
         self._log_viewer: int | str | None = "unset"
         self._log_count = 0
-        self._events_seen = len(controller.match.log)
+        self.snap: Snapshot = controller.snapshot(controller.screen_seat())
+        self._events_seen = self.snap.log_length
+        self._results_shown = len(self.snap.hand_results)
         self._leaving = False
         self._footer_keys: tuple[bool | None, ...] = ()
 
@@ -102,18 +104,24 @@ class TableScreen(Screen[None]):
         return CardStyle(self.game_id, app.card_theme, app.ascii_cards)
 
     def names(self) -> list[str]:
-        return [s.name for s in self.controller.seats]
+        return [s.name for s in self.snap.seats]
 
     def kinds(self) -> list[str]:
-        return [s.label for s in self.controller.seats]
+        return [s.label for s in self.snap.seats]
 
     def acting_human(self) -> int | None:
         """The human whose decision is awaited and whose cards are on screen, if any."""
+        return self.snap.viewer if self.snap.my_turn else None
+
+    def take_snapshot(self) -> Snapshot:
+        """The controller's snapshot for whoever may look at the screen now."""
         c = self.controller
-        turn = c.turn()
-        if turn.human and turn.seat is not None and c.display_seat() == turn.seat:
-            return turn.seat
-        return None
+        viewer = c.screen_seat()
+        if viewer != self._log_viewer:
+            self._log_count = 0  # another viewer: their own log, from the start
+        since = min(self._log_count, self._events_seen)
+        self.snap = c.snapshot(viewer, since=since)
+        return self.snap
 
     def refresh_table(self) -> None:
         if not self.is_mounted:
@@ -122,13 +130,12 @@ class TableScreen(Screen[None]):
         app: Any = self.app
         if c.pace.speed != app.prefs.speed:
             c.pace = Pace(app.prefs.speed)
-        viewer = c.display_seat()
-        view = c.view(viewer) if viewer is not None else c.public_view()
-        turn = c.turn()
+        snap = self.take_snapshot()
+        view, viewer = snap.view, snap.viewer
         cards = self.card_style
         names = self.names()
         self.query_one(SeatsPanel).show(
-            view, names, self.kinds(), turn.seat, viewer, cards.ascii_only
+            view, names, self.kinds(), snap.waiting_on, viewer, cards.ascii_only
         )
         recent = [describe(event, names, cards) for event in self.recent]
         self.query_one(CenterPanel).show(view, names, cards, [r for r in recent if r])
@@ -143,14 +150,14 @@ class TableScreen(Screen[None]):
         else:
             ordered = sort_cards(view.hand, self.game_id, self.sort_by)
             playable = set()
-            if self.acting_human() == viewer:
-                legal_cards = {str(a.card) for a in c.legal(viewer) if a.kind == "play"}
-                playable = {i for i, card in enumerate(ordered) if str(card) in legal_cards}
+            if snap.my_turn:
+                legal_cards = {a.card for a in snap.actions if a.kind == "play"}
+                playable = {i for i, card in enumerate(ordered) if card in legal_cards}
             hand.show(ordered, playable, cards)
             owner = "Your hand" if names[viewer] == "You" else f"{names[viewer]}'s hand"
             box.border_title = f"{owner} ({len(ordered)} cards)"
         self.query_one("#status", Static).update(self.status_text())
-        self._update_log(viewer)
+        self._update_log(snap)
         # The footer rebuilds itself on refresh_bindings: only when the keys really change.
         keys = tuple(
             self.check_action(name, ())
@@ -160,57 +167,57 @@ class TableScreen(Screen[None]):
             self._footer_keys = keys
             self.refresh_bindings()
 
-    def _update_log(self, viewer: int | None) -> None:
+    def _update_log(self, snap: Snapshot) -> None:
         log = self.query_one("#log", RichLog)
-        match = self.controller.match
-        if viewer != self._log_viewer:
-            log.clear()
-            self._log_viewer = viewer
-            self._log_count = 0
+        if snap.viewer != self._log_viewer:
+            log.clear()  # the snapshot holds this viewer's whole log
+            self._log_viewer = snap.viewer
         names, cards = self.names(), self.card_style
-        for event in match.events_for(viewer, self._log_count):
+        for index, event in enumerate(snap.events, snap.log_start):
+            if index < self._log_count:
+                continue
             line = describe(event, names, cards)
             if line:
                 log.write(line)
-        self._log_count = len(match.log)
+        self._log_count = snap.log_length
 
     def status_text(self) -> Text:
-        c = self.controller
+        snap = self.snap
         text = Text()
         if self.error:
             text.append("✗ " if not self.card_style.ascii_only else "x ", style="bold red")
             text.append(self.error + "\n", style="bold")
-        turn = c.turn()
         names = self.names()
-        if turn.over:
+        if snap.over:
             text.append("The match is over.")
             return text
-        seat = turn.seat
+        if snap.hand_over:
+            text.append("The hand is over.")
+            return text
+        seat = snap.waiting_on
         assert seat is not None
-        exposed = c.exposed()
-        if exposed is not None and any(c.catch_action(h) for h in c.humans):
+        if snap.exposed is not None and snap.catchers:
             text.append(
-                f"{names[exposed]} has one card and did not call UNO: press C to catch!\n",
+                f"{names[snap.exposed]} has one card and did not call UNO: press C to catch!\n",
                 style="bold",
             )
-        viewer = c.display_seat()
-        kept = c.kept_card(viewer) if viewer is not None else None
-        if kept is not None:  # the controller kept it: say why, to this seat only
-            label = self.card_style.label(kept)
+        if snap.kept is not None:  # the controller kept it: say why, to this seat only
+            label = self.card_style.label(snap.kept)
             text.append(f"You drew {label}: it does not match, so you keep it.\n")
-        if turn.human and self.acting_human() == seat:
-            text.append(prompts.status_for(c, seat, self.card_style, self.uno_marked))
-        elif turn.human:
+        if snap.my_turn:
+            text.append(prompts.status_for(self.controller, seat, self.card_style, self.uno_marked))
+        elif snap.waiting_human:
             text.append(f"Waiting for {names[seat]} to take the keyboard.")
         else:
+            c = self.controller
             speed = "" if c.fast_forward else "  (F skips ahead to the next human decision)"
-            text.append(f"{names[seat]} ({c.seats[seat].label}) is playing…{speed}")
+            text.append(f"{names[seat]} ({snap.seats[seat].label}) is playing…{speed}")
         return text
 
     # -- moving the match on --------------------------------------------------------------
 
     def advance(self) -> None:
-        """Show results, hand the keyboard over, ask a human, or let a computer act."""
+        """Show results, hand the keyboard over, ask a human, or wait for the next computer."""
         if self._leaving or not self.is_mounted:
             return
         self.refresh_table()
@@ -219,112 +226,93 @@ class TableScreen(Screen[None]):
         if screen_too_small(*self.app.size):
             self._paused = True
             return
-        c = self.controller
-        if len(c.hand_results) > c.results_seen:
+        snap = self.snap
+        if len(snap.hand_results) > self._results_shown:
             self._show_scoreboard()
             return
-        turn = c.turn()
-        if turn.over:
+        if snap.over:
             return
-        self._schedule_reactions()
-        seat = turn.seat
-        assert seat is not None
-        if turn.human:
-            c.fast_forward = False
-            if c.needs_handover(seat):
-                self._hand_over(seat)
-            else:
-                self._ask_human(seat)
+        if snap.handover_to is not None:
+            self.controller.fast_forward = False
+            self._hand_over(snap.handover_to)
             return
-        if self._turn_scheduled == c.version:
-            return
-        self._turn_scheduled = c.version
-        self._after(self._computer_delay(), partial(self._computer_turn, seat, c.version))
+        if snap.my_turn:
+            self.controller.fast_forward = False
+            self._ask_human(snap.viewer)
+        self._schedule()
 
-    def _after(self, delay: float, callback: Any) -> None:
+    def _schedule(self) -> None:
+        """Wake up when the controller's next computer action is due."""
+        c = self.controller
+        due = c.next_due()
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        if due is None:
+            return
+        delay = due - c.clock.now()
         if delay <= 0:
-            self.call_later(callback)
+            self.call_later(self._tick)
         else:
-            self.set_timer(delay, callback)
+            self._timer = self.set_timer(delay, self._tick)
 
-    def _computer_delay(self) -> float:
+    def _tick(self) -> None:
+        self._timer = None
         c = self.controller
-        if c.fast_forward:
-            return 0.0
-        delay = c.pace.play_delay
-        exposed = c.exposed()
-        if exposed is not None and any(c.catch_action(h) for h in c.humans):
-            delay = max(delay, CATCH_WINDOW[c.pace.speed])
-        return delay
-
-    def _computer_turn(self, seat: int, version: int) -> None:
-        c = self.controller
-        if self._leaving or c.version != version or self._dialog_open:
-            self._turn_scheduled = None
+        if self._leaving or self._dialog_open or self._thinking is not None:
+            return
+        ask = c.due_ask()
+        if ask is None:
             self.advance()
             return
-        if c.resolve_reactions():
-            self.after_action()
+        if ask.kind == "react":
+            if c.perform(ask):
+                self.after_action()
+            else:
+                self.advance()
             return
-        self._thinking = (seat, version)
-        view = c.view(seat)
-        self.run_worker(
-            partial(c.think, seat, view), thread=True, exit_on_error=False, group="think"
-        )
+        request = c.request_for(ask)
+        self._thinking = request
+        self.run_worker(partial(c.think, request), thread=True, exit_on_error=False, group="think")
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group != "think" or self._thinking is None:
             return
         if event.state not in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
             return
-        seat, version = self._thinking
+        request = self._thinking
         self._thinking = None
-        self._turn_scheduled = None
         c = self.controller
-        if event.state == WorkerState.SUCCESS and c.version == version and not self._leaving:
-            action = event.worker.result
-            try:
-                c.apply(seat, action)
-            except EngineError as error:  # a computer player bug: fall back to a legal move
-                self.notify(f"{c.name(seat)} tried {action}: {error}", severity="warning")
-                c.apply(seat, c.legal(seat)[0])
+        if self._leaving:
+            return
+        if event.state == WorkerState.SUCCESS:
+            c.deliver(request, event.worker.result)
             self.after_action()
-        elif event.state == WorkerState.ERROR and not self._leaving:
-            self.notify(f"{c.name(seat)}'s computer player failed; it plays a legal card")
-            c.apply(seat, next(a for a in c.legal(seat) if a.kind not in ("catch", "uno")))
+        elif event.state == WorkerState.ERROR:
+            self.notify(f"{c.name(request.seat)}'s computer player failed; it plays a legal card")
+            legal = [a for a in c.legal(request.seat) if a.kind not in OUT_OF_TURN_KINDS]
+            c.deliver(request, legal[0])
             self.after_action()
         else:
             self.advance()
 
-    def _schedule_reactions(self) -> None:
-        c = self.controller
-        for delay, seat in c.pending_reactions():
-            key = (c.version, seat)
-            if key in self._reactions:
-                continue
-            self._reactions.add(key)
-            self._after(delay, partial(self._react, seat, c.version))
-
-    def _react(self, seat: int, version: int) -> None:
-        c = self.controller
-        if self._leaving or c.version != version or self._dialog_open:
-            return
-        if c.react(seat):
-            self.after_action()
-
     def after_action(self) -> None:
         """Note what just happened, then move on."""
-        match = self.controller.match
+        snap = self.take_snapshot()
         names, cards = self.names(), self.card_style
-        viewer = self.controller.display_seat()
-        for event in match.events_for(viewer, self._events_seen):
+        new = [
+            event
+            for index, event in enumerate(snap.events, snap.log_start)
+            if index >= self._events_seen
+        ]
+        for event in new:
             line = describe(event, names, cards)
             if line and event.kind not in ("deal", "hand"):
                 self.recent.append(event)
                 if event.kind in ("catch", "exposed", "uno", "creeper", "pass_hand", "moon"):
                     self.notify(line, timeout=3)
         self.recent = self.recent[-6:]
-        self._events_seen = len(match.log)
+        self._events_seen = snap.log_length
         self.advance()
 
     # -- humans ---------------------------------------------------------------------------
@@ -332,30 +320,28 @@ class TableScreen(Screen[None]):
     def _hand_over(self, seat: int) -> None:
         from .handover import HandOverScreen
 
-        c = self.controller
-        exposed = c.exposed()
-        catch = c.catch_action(seat) is not None and exposed is not None
+        snap = self.snap
+        exposed = snap.exposed if seat in snap.catchers else None
         self._dialog_open = True
         self.app.push_screen(
-            HandOverScreen(c.name(seat), c.name(exposed) if catch else None),
+            HandOverScreen(snap.name(seat), snap.name(exposed) if exposed is not None else None),
             partial(self._handed_over, seat),
         )
 
     def _handed_over(self, seat: int, answer: str | None) -> None:
         self._dialog_open = False
         c = self.controller
-        if answer == "catch":
-            action = c.catch_action(seat)
-            if action is not None:
-                c.apply(seat, action)
+        snap = self.snap
+        if answer == "catch" and snap.exposed is not None and seat in snap.catchers:
+            c.submit(Intent(seat, f"catch:{snap.exposed}"))
         c.show_to(seat)
         self.error = ""
         self.after_action()
 
-    def _ask_human(self, seat: int) -> None:
-        c = self.controller
-        c.show_to(seat)
-        legal = [a for a in c.legal(seat) if a.kind not in ("catch", "uno")]
+    def _ask_human(self, seat: int | None) -> None:
+        if seat is None:
+            return
+        legal = [a for a in self.snap.actions if a.kind not in OUT_OF_TURN_KINDS]
         kinds = {a.kind for a in legal}
         if kinds & set(DIALOG_KINDS):
             self._dialog_open = True
@@ -370,9 +356,9 @@ class TableScreen(Screen[None]):
             self.advance()
 
     def send(self, seat: int, action: Action) -> bool:
-        """Apply a human's action; an illegal one shows the engine's reason and changes nothing."""
+        """Send a human's intent; an illegal one shows the engine's reason and changes nothing."""
         try:
-            self.controller.apply(seat, action)
+            self.controller.submit(Intent(seat, str(action)))
         except EngineError as error:
             self.error = str(error)
             self.refresh_table()
@@ -387,46 +373,30 @@ class TableScreen(Screen[None]):
     # -- keys -----------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        c = self.controller
+        snap = self.snap
         seat = self.acting_human()
-        legal = c.legal(seat) if seat is not None else []
-        kinds = {a.kind for a in legal}
+        kinds = {a.kind for a in snap.actions} if seat is not None else set()
         uno_game = self.game_id in ("uno", "uno-minecraft")
         if action in ("play", "cursor", "pick"):
             return seat is not None and "play" in kinds
         if action == "draw":
             return seat is not None and bool(kinds & {"draw", "pass"})
         if action == "uno":
-            return (
-                uno_game
-                and (seat is not None or self._catcher() is not None)
-                and (self._late_caller() is not None or (seat is not None and "play" in kinds))
-            )
+            return uno_game and (snap.late_caller is not None or "play" in kinds)
         if action == "catch":
-            return uno_game and self._catcher() is not None
+            return uno_game and bool(snap.catchers)
         if action == "last_trick":
             return self.game_id in HEARTS_GAMES
         if action == "skip_ahead":
-            turn = c.turn()
-            return not turn.over and not turn.human
+            return not snap.over and not snap.hand_over and not snap.waiting_human
         return True
 
     def _catcher(self) -> int | None:
         """The human who catches when C is pressed: the one at the keyboard, if they may."""
-        c = self.controller
-        seat = c.display_seat()
-        candidates = ([seat] if seat is not None else []) + c.humans
-        for human in candidates:
-            if c.catch_action(human) is not None:
-                return human
-        return None
-
-    def _late_caller(self) -> int | None:
-        c = self.controller
-        seat = c.display_seat()
-        if seat is not None and c.late_call_action(seat) is not None:
-            return seat
-        return None
+        snap = self.snap
+        if snap.viewer in snap.catchers:
+            return snap.viewer
+        return snap.catchers[0] if snap.catchers else None
 
     def action_cursor(self, step: int) -> None:
         self.query_one(HandView).move(step)
@@ -448,10 +418,9 @@ class TableScreen(Screen[None]):
         if seat is None or self._dialog_open or not hand.cards:
             return
         card = hand.cards[hand.cursor]
-        c = self.controller
-        plays = [a for a in c.legal(seat) if a.kind == "play" and str(a.card) == str(card)]
+        plays = [a for a in self.snap.actions if a.kind == "play" and a.card == card]
         if not plays:
-            self.send(seat, prompts.attempt(c, card))
+            self.send(seat, prompts.attempt(self.controller, card))
             return
         wanted = [a for a in plays if a.uno == self.uno_marked] or [a for a in plays if not a.uno]
         if len(wanted) == 1:
@@ -464,7 +433,7 @@ class TableScreen(Screen[None]):
         seat = self.acting_human()
         if seat is None or self._dialog_open:
             return
-        legal = self.controller.legal(seat)
+        legal = self.snap.actions
         for kind in ("draw", "pass"):
             for action in legal:
                 if action.kind == kind:
@@ -472,11 +441,9 @@ class TableScreen(Screen[None]):
                     return
 
     def action_uno(self) -> None:
-        late = self._late_caller()
+        late = self.snap.late_caller
         if late is not None:
-            action = self.controller.late_call_action(late)
-            if action is not None:
-                self.send(late, action)
+            self.send(late, Action("uno"))
             return
         if self.acting_human() is not None:
             self.uno_marked = not self.uno_marked
@@ -488,9 +455,9 @@ class TableScreen(Screen[None]):
             self.error = "Nobody can be caught right now."
             self.refresh_table()
             return
-        action = self.controller.catch_action(seat)
-        if action is not None:
-            self.send(seat, action)
+        exposed = self.snap.exposed
+        if exposed is not None:
+            self.send(seat, Action("catch", target=exposed))
 
     def action_sort(self) -> None:
         self.sort_by = "value" if self.sort_by == "suit" else "suit"
@@ -511,9 +478,7 @@ class TableScreen(Screen[None]):
     def action_last_trick(self) -> None:
         from .trick import LastTrickScreen
 
-        viewer = self.controller.display_seat()
-        c = self.controller
-        view = c.view(viewer) if viewer is not None else c.public_view()
+        view = self.snap.view
         if getattr(view, "last_trick", None) is None:
             self.notify("No trick has been completed yet.")
             return
@@ -553,6 +518,8 @@ class TableScreen(Screen[None]):
 
     def _leave(self, where: str | None) -> None:
         self._leaving = True
+        if self._timer is not None:
+            self._timer.stop()
         self.workers.cancel_group(self, "think")
         if where == "quit":
             self.app.exit()
@@ -579,11 +546,11 @@ class TableScreen(Screen[None]):
         self.recent = []
         self.error = ""
         self.uno_marked = False
-        self._turn_scheduled = None
         self._thinking = None
-        self._reactions.clear()
         self._log_viewer = "unset"
-        self._events_seen = len(fresh.match.log)
+        self.snap = fresh.snapshot(fresh.screen_seat())
+        self._events_seen = self.snap.log_length
+        self._results_shown = len(self.snap.hand_results)
         self.advance()
 
     # -- results --------------------------------------------------------------------------
@@ -598,14 +565,18 @@ class TableScreen(Screen[None]):
     def _after_scoreboard(self, answer: str | None) -> None:
         c = self.controller
         self._dialog_open = False
-        c.results_seen = len(c.hand_results)
+        self._results_shown = len(c.hand_results)
         if not c.over:
+            if c.hand_over:
+                c.next_hand()  # the finished hand was on screen until now
             self.recent = []
             self.after_action()
             return
         if answer == "again":
             seats = list(c.seats)
-            fresh = Controller(c.game_id, seats, dict(c.match.options), None, speed=c.pace.speed)
+            fresh = Controller(
+                c.game_id, seats, dict(c.match.options), None, clock=c.clock, speed=c.pace.speed
+            )
             self._restart(fresh)
         elif answer == "quit":
             self._leave("quit")

@@ -165,6 +165,18 @@ class Controller:
         self._moved()
         return events
 
+    def fork(self) -> Controller:
+        """An independent copy of this table on a virtual clock (replay checkpoints)."""
+        return Controller(
+            self.spec.id,
+            self.seats,
+            clock=VirtualClock(self.clock.now()),
+            speed=self.pace.speed,
+            computers=self._computers,
+            started=self.started,
+            match=self.match.clone(),
+        )
+
     def to_record(self) -> MatchRecord:
         return MatchRecord(
             game=self.spec.id,

@@ -1,7 +1,8 @@
 """A saved match as a sequence of frames: the deal, then the table after each action.
 
-Frames are built on demand from checkpoints (a clone every ``CHECKPOINT_EVERY`` actions),
-so stepping back through a long match never replays it from the start.
+The controller replays the record (as it rebuilds any saved match); frames are built on
+demand from checkpoints (a fork every ``CHECKPOINT_EVERY`` actions), so stepping back
+through a long match never replays it from the start.
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from unotable.engine import Event, HandResult, Match
+from unotable.controller import Controller, VirtualClock
+from unotable.engine import Event, HandResult
 from unotable.store.record import MatchRecord
-from unotable.store.saves import SaveError, loads, new_match, replay_action
+from unotable.store.saves import SaveError, loads
 
 CHECKPOINT_EVERY = 64
 # View fields not in the table summary: shown elsewhere, fixed, or long histories
@@ -54,15 +56,15 @@ class Replay:
     def __init__(self, record: MatchRecord, viewer: int | None) -> None:
         self.record = record
         self.viewer = viewer
-        match = new_match(record)
-        self._checkpoints: dict[int, Match] = {0: match.clone()}
-        self._log_ends = [len(match.log)]  # after the deal, then after each action
+        table = _table_from(record)
+        self._checkpoints: dict[int, Controller] = {0: table.fork()}
+        self._log_ends = [len(table.match.log)]  # after the deal, then after each action
         for number, (seat, text) in enumerate(record.actions, 1):
-            replay_action(match, number, seat, text)
-            self._log_ends.append(len(match.log))
+            _replay(table, number, seat, text)
+            self._log_ends.append(len(table.match.log))
             if number % CHECKPOINT_EVERY == 0:
-                self._checkpoints[number] = match.clone()
-        self._final = match
+                self._checkpoints[number] = table.fork()
+        self._final = table
         self._cache: dict[int, Frame] = {}
 
     @property
@@ -79,19 +81,19 @@ class Replay:
             self._cache[number] = self._build(number)
         return self._cache[number]
 
-    def _match_after(self, number: int) -> Match:
+    def _table_after(self, number: int) -> Controller:
         start = number - number % CHECKPOINT_EVERY
-        match = self._checkpoints[start].clone()
+        table = self._checkpoints[start].fork()
         for index in range(start, number):
             seat, text = self.record.actions[index]
-            replay_action(match, index + 1, seat, text)
-        return match
+            _replay(table, index + 1, seat, text)
+        return table
 
     def seat_label(self, seat: int) -> str:
         return f"{self.record.seats[seat].name} (seat {seat})"
 
     def _build(self, number: int) -> Frame:
-        match = self._match_after(number)
+        table = self._table_after(number)
         actor = action = None
         if number:
             seat, action = self.record.actions[number - 1]
@@ -99,14 +101,14 @@ class Replay:
             if self.viewer is not None and seat != self.viewer:
                 action = _redact_action(action)
         start = self._log_ends[number - 1] if number else 0
-        log = self._final.log[start : self._log_ends[number]]
+        log = self._final.match.log[start : self._log_ends[number]]
         events = tuple(self._event_text(e) for e in log)
-        shown = range(match.players) if self.viewer is None else (self.viewer,)
+        shown = range(len(self.record.seats)) if self.viewer is None else (self.viewer,)
         hands = tuple(
-            (self.seat_label(s), " ".join(str(c) for c in match.view(s).hand) or "(none)")
+            (self.seat_label(s), " ".join(str(c) for c in table.view(s).hand) or "(none)")
             for s in shown
         )
-        view = match.view(0 if self.viewer is None else self.viewer)
+        view = table.snapshot(self.viewer, since=len(table.match.log)).view
         table = tuple(
             f"{name}: {text}"
             for name, text in (
@@ -130,6 +132,20 @@ class Replay:
             parts.append(f"{event.count} card{'s' if event.count != 1 else ''}")
         parts += [f"{key}={_value_text(value)}" for key, value in event.data.items()]
         return " · ".join(parts)
+
+
+def _table_from(record: MatchRecord) -> Controller:
+    try:
+        return Controller.from_record(record, clock=VirtualClock(), upto=0)
+    except Exception as exc:  # an engine that cannot start it, for whatever reason
+        raise SaveError(f"the match cannot be set up again: {exc}") from exc
+
+
+def _replay(table: Controller, number: int, seat: int, text: str) -> None:
+    try:
+        table.replay(seat, text)
+    except Exception as exc:  # IllegalAction, NotationError, or an engine bug
+        raise SaveError(f"action {number} (seat {seat}: {text!r}) does not replay: {exc}") from exc
 
 
 def _redact_action(text: str) -> str:

@@ -80,3 +80,91 @@ async def test_handover_screen_hides_everything_private() -> None:
         assert {str(c) for c in app.screen.query_one(HandView).cards} == {
             str(c) for c in ctrl.view(first).hand
         }
+
+
+def forbidden_cards(ctrl: Any, viewer: int | None) -> set[Any]:
+    """Cards of other humans that the screen's viewer may not know they hold."""
+    knows = ctrl.view(viewer).known_hands if viewer is not None else None
+    found: set[Any] = set()
+    for human in ctrl.humans:
+        if human == viewer:
+            continue
+        known = set(knows[human]) if knows is not None else set()
+        found |= set(ctrl.view(human).hand) - known
+    return found
+
+
+async def test_every_frame_between_humans_holds_no_private_card() -> None:
+    # Two humans with two computers between them, at 120x40 so the log is on screen too:
+    # computers' turns, hand-overs, the last trick (T) and the scoreboard all checked.
+    from unotable.app.screens.trick import LastTrickScreen
+
+    ctrl = controller("uno-hearts", ["human", "normal", "human", "normal"], seed=5, pass_three=True)
+    app = make_app()
+    frames = {"hidden": 0, "shown": 0, "text": 0, "last_trick": 0}
+    table: list[TableScreen] = []
+
+    def check(message: Any) -> None:
+        if not table or ctrl.over:
+            return
+        viewer = ctrl.screen_seat()
+        hand = {c for c in table[0].query_one(HandView).cards}
+        if viewer is None:
+            assert not hand, f"cards on screen while nobody may see any: {hand}"
+            frames["hidden"] += 1
+        else:
+            assert not hand & forbidden_cards(ctrl, viewer)
+            frames["shown"] += 1
+
+    def check_text() -> None:
+        viewer = ctrl.screen_seat() if isinstance(app.screen, TableScreen) else None
+        words = card_words(list(forbidden_cards(ctrl, viewer)), table[0])
+        leaked = shows_any(screen_text(app), words)
+        assert not leaked, f"{sorted(leaked)} on screen for viewer {viewer}"
+        frames["text"] += 1
+
+    async with app.run_test(size=(120, 40), message_hook=check) as pilot:
+        table.append(await start(pilot, ctrl))
+        for step in range(600):
+            screen = await play_one(pilot)
+            check_text()
+            if isinstance(screen, ScoreboardScreen):
+                break
+            if step % 7 == 3 and isinstance(app.screen, TableScreen):
+                await pilot.press("t")
+                await pilot.pause()
+                if isinstance(app.screen, LastTrickScreen):
+                    check_text()
+                    frames["last_trick"] += 1
+                    await pilot.press("escape")
+        assert ctrl.hand_results, "the hand did not finish"
+    assert frames["hidden"] > 20 and frames["shown"] > 20 and frames["last_trick"] > 0
+
+
+async def test_uno_hot_seat_hides_cards_through_catches_and_challenges() -> None:
+    # Easy computers forget UNO and bluff: catches and challenges happen between the humans.
+    ctrl = controller("uno", ["human", "easy", "human", "easy"], seed=2, target=60)
+    app = make_app()
+    seen = {"hidden": 0, "shown": 0}
+    table: list[TableScreen] = []
+
+    def check(message: Any) -> None:
+        if not table or ctrl.over:
+            return
+        viewer = ctrl.screen_seat()
+        hand = list(table[0].query_one(HandView).cards)
+        if viewer is None:
+            assert not hand
+            seen["hidden"] += 1
+        elif hand:
+            seen["shown"] += 1
+
+    async with app.run_test(size=(80, 24), message_hook=check) as pilot:
+        table.append(await start(pilot, ctrl))
+        for _ in range(300):
+            screen = await play_one(pilot)
+            if isinstance(screen, ScoreboardScreen) or ctrl.over:
+                break
+    kinds = {str(a).split(":")[0] for _, a in ctrl.match.history}
+    assert seen["hidden"] > 10 and seen["shown"] > 10
+    assert ctrl.hand_results and kinds & {"catch", "challenge", "accept"}

@@ -154,7 +154,7 @@ class _Connection(asyncssh.SSHServer):
             conn.abort()
             return
         table.connections[conn] = self
-        table.quiet.info(("connect", self.address), "connect %s", self.peer)
+        log.info("connect %s", self.peer)
         if isinstance(evicted, _Connection):
             evicted.drop("too many connections waiting to log in; oldest of the busiest address")
 
@@ -181,6 +181,8 @@ class _Connection(asyncssh.SSHServer):
                 why = f"did not log in within {table.settings.login_grace:g}s"
             elif self._methods:
                 why = "gave up after failed login"
+            elif self.user != "-":
+                why = "offered no credentials the server accepts"
             else:
                 why = "left without trying to log in"
             table.refusal(self.address, self.user, self._method_list(), why)

@@ -83,7 +83,7 @@ def test_web_off_loopback_warns(
 
     started: list[tuple[str, int]] = []
     monkeypatch.setattr(
-        web, "serve_forever", lambda host, port, data_dir, url: started.append((host, port)) or 0
+        web, "serve_forever", lambda host, port, *_: started.append((host, port)) or 0
     )
     assert serve.run(parse("web", "--host", "0.0.0.0", "--data-dir", str(tmp_path))) == 0
     assert started == [("0.0.0.0", 8000)]

@@ -262,26 +262,46 @@ async def test_server_stop_tells_players_and_ends_apps(
 async def test_session_limit(
     tmp_path: Path, host_key: asyncssh.SSHKey, stub_argv: Callable[[Path], list[str]]
 ) -> None:
-    async with (
-        running_table(host_key, data_dir=tmp_path, app_argv=stub_argv, max_sessions=2) as table,
-        connect(table) as first,
-        connect(table) as second,
-        connect(table) as third,
-    ):
-        playing = [await open_table(first), await open_table(second)]
-        for process in playing:
-            await read_until(process, b"[size")
-        refused = await open_table(third)
-        assert b"table full" in await read_to_end(refused)
-        await asyncio.wait_for(refused.wait_closed(), WAIT)
-        assert refused.exit_status == 1
-        assert len(table.children) == 2
+    async with running_table(
+        host_key, data_dir=tmp_path, app_argv=stub_argv, max_sessions=2
+    ) as table:
+        first = await connect(table)
+        async with connect(table) as second:
+            playing = [await open_table(first), await open_table(second)]
+            for process in playing:
+                await read_until(process, b"[size")
+            async with connect(table) as third:
+                refused = await open_table(third)
+                assert b"table full" in await read_to_end(refused)
+                await asyncio.wait_for(refused.wait_closed(), WAIT)
+                assert refused.exit_status == 1
+                assert len(table.children) == 2
 
-        playing[0].stdin.write(b"q")
-        await asyncio.wait_for(playing[0].wait_closed(), WAIT)
-        await wait_until(lambda: len(table.sessions) == 1)
-        again = await open_table(third)
-        await read_until(again, b"[size")
+                playing[0].stdin.write(b"q")
+                await asyncio.wait_for(playing[0].wait_closed(), WAIT)
+                first.close()  # a logged-in connection holds its place until it closes
+                await wait_until(lambda: len(table.connections) == 2 and len(table.sessions) == 1)
+                again = await open_table(third)
+                await read_until(again, b"[size")
+
+
+async def test_sessionless_connections_count_and_time_out(
+    tmp_path: Path, host_key: asyncssh.SSHKey, stub_argv: Callable[[Path], list[str]]
+) -> None:
+    # `ssh -N`: logged in, no table. It holds a place, and is closed after the timeout.
+    async with running_table(
+        host_key, data_dir=tmp_path, app_argv=stub_argv, max_sessions=1, sessionless_timeout=1.0
+    ) as table:
+        idle = await connect(table)
+        started = time.monotonic()
+        async with connect(table) as player:
+            refused = await open_table(player)
+            assert b"table full (1 players)" in await read_to_end(refused)
+        await asyncio.wait_for(idle.wait_closed(), WAIT)
+        assert 0.9 < time.monotonic() - started < 3
+        async with connect(table) as player:
+            process = await open_table(player)
+            await read_until(process, b"[size")
 
 
 async def test_no_terminal_is_refused(
@@ -363,9 +383,23 @@ def test_safe_name_keeps_users_apart() -> None:
 
 
 def test_child_env_only_takes_the_clients_terminal() -> None:
-    server = {"PATH": "/bin", "TERM": "screen", "COLORTERM": "truecolor", "COLUMNS": "80"}
+    server = {
+        "PATH": "/bin",
+        "TERM": "screen",
+        "COLORTERM": "truecolor",
+        "COLUMNS": "80",
+        "AWS_SECRET_ACCESS_KEY": "hunter2",
+        "HOME": "/home/host",
+        "SSH_AUTH_SOCK": "/tmp/agent",
+    }
     client = {"LANG": "fr_FR.UTF-8", "LD_PRELOAD": "/tmp/x.so", "COLORTERM": "bad value;"}
-    env = child_env("xterm-kitty", client, base=server)
-    assert env == {"PATH": "/bin", "TERM": "xterm-kitty", "LANG": "fr_FR.UTF-8"}
+    env = child_env("xterm-kitty", client, base=server, home=Path("/data/users/ann"))
+    assert env == {
+        "PATH": "/bin",
+        "TERM": "xterm-kitty",
+        "LANG": "fr_FR.UTF-8",
+        "HOME": "/data/users/ann",
+        "UNOTABLE_SERVED": "1",
+    }
     assert child_env(None, {}, base={})["TERM"] == "xterm-256color"
     assert child_env("x\x1b]evil", {}, base={})["TERM"] == "xterm-256color"

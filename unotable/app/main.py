@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, ClassVar
 
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.filter import Monochrome
 from textual.screen import Screen
@@ -54,6 +56,9 @@ class UnoTableApp(App[None]):
         self._mono_filter: Monochrome | None = None
         self.first_frame_shown = False
         self.saved_record: Any = None
+        self.served = os.environ.get(SERVED_ENV) == "1"
+        if self.served and (served_notice := os.environ.get(SERVED_NOTICE_ENV)):
+            self.notices.append(served_notice)
 
     # -- preferences ----------------------------------------------------------------------
 
@@ -209,6 +214,30 @@ class UnoTableApp(App[None]):
 
         game = getattr(self.screen, "game_id", None) or "uno"
         self.push_screen(RulesScreen(game))
+
+    # -- served mode (unotable serve): nothing that writes files or reaches outside ------------
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        for command in super().get_system_commands(screen):
+            if not self.served or command.title in SERVED_COMMANDS:
+                yield command
+
+    def deliver_screenshot(self, *args: Any, **kwargs: Any) -> str | None:
+        if self.served:
+            return None
+        return super().deliver_screenshot(*args, **kwargs)
+
+    def save_screenshot(self, *args: Any, **kwargs: Any) -> str:
+        if self.served:
+            raise PermissionError("a served table writes no screenshots")
+        return super().save_screenshot(*args, **kwargs)
+
+
+# Set by `unotable serve` in each table's environment (see unotable/serve/child.py).
+SERVED_ENV = "UNOTABLE_SERVED"
+SERVED_NOTICE_ENV = "UNOTABLE_SERVED_NOTICE"
+# Palette commands a served player keeps; Textual's others (Screenshot) write files.
+SERVED_COMMANDS = frozenset({"Theme", "Quit", "Keys", "Minimize", "Maximize"})
 
 
 def _default_data_dir(use_store: bool) -> Path | None:

@@ -19,6 +19,16 @@ DEFAULT_MAX_SESSIONS = 8
 DEFAULT_IDLE_MINUTES = 30.0
 DEFAULT_AUTHORIZED_KEYS = Path("~/.ssh/authorized_keys")
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
+# Abuse limits; docs/serve.md ("Security") explains each.
+DEFAULT_MAX_AUTH_TRIES = 6
+DEFAULT_AUTH_DELAY = 0.5
+DEFAULT_GUESSES_PER_MINUTE = 10
+DEFAULT_GUESS_BURST = 5
+DEFAULT_LOGIN_GRACE = 20.0
+DEFAULT_MAX_UNAUTHENTICATED = 100
+DEFAULT_MAX_UNAUTHENTICATED_PER_ADDRESS = 10
+DEFAULT_SESSIONLESS_TIMEOUT = 60.0
+DEFAULT_SHUTDOWN_GRACE = 3.0
 
 
 class ServeError(Exception):
@@ -55,6 +65,16 @@ def _minutes(text: str) -> float:
     return value
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid number of seconds: {text!r}") from None
+    if not 0 <= value <= 24 * 3600:
+        raise argparse.ArgumentTypeError(f"seconds must be 0 to 86400: {value:g}")
+    return value
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
@@ -68,6 +88,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=argparse.SUPPRESS,
         metavar="DIR",
         help="where host key and saved matches live (default: the user data directory)",
+    )
+    common.add_argument(
+        "--shutdown-grace",
+        type=_seconds,
+        default=DEFAULT_SHUTDOWN_GRACE,
+        metavar="SECONDS",
+        help=f"at Ctrl+C, how long a player's client (ssh) or table (web) gets to finish "
+        f"before it is cut off or killed (default {DEFAULT_SHUTDOWN_GRACE:g})",
     )
     modes = parser.add_subparsers(dest="serve_mode", metavar="MODE", required=True)
 
@@ -110,6 +138,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help=f"disconnect after this long without a key press; the match is kept "
         f"(default {DEFAULT_IDLE_MINUTES:g}, 0 never)",
     )
+    _add_ssh_limits(ssh)
 
     web = modes.add_parser(
         "web",
@@ -122,6 +151,72 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--public-url",
         metavar="URL",
         help="the address browsers use, when it differs from http://HOST:PORT",
+    )
+
+
+def _add_ssh_limits(ssh: argparse.ArgumentParser) -> None:
+    limits = ssh.add_argument_group("abuse limits (docs/serve.md, Security)")
+    limits.add_argument(
+        "--max-auth-tries",
+        type=_positive_int,
+        default=DEFAULT_MAX_AUTH_TRIES,
+        metavar="N",
+        help=f"failed logins before a connection is closed (default {DEFAULT_MAX_AUTH_TRIES})",
+    )
+    limits.add_argument(
+        "--auth-delay",
+        type=_seconds,
+        default=DEFAULT_AUTH_DELAY,
+        metavar="SECONDS",
+        help=f"wait before a connection's second password check, doubling for each further "
+        f"one, at most 8 s (default {DEFAULT_AUTH_DELAY:g})",
+    )
+    limits.add_argument(
+        "--guesses-per-minute",
+        type=_positive_int,
+        default=DEFAULT_GUESSES_PER_MINUTE,
+        metavar="N",
+        help=f"passwords checked per source address and minute, over all its connections "
+        f"(default {DEFAULT_GUESSES_PER_MINUTE})",
+    )
+    limits.add_argument(
+        "--guess-burst",
+        type=_positive_int,
+        default=DEFAULT_GUESS_BURST,
+        metavar="N",
+        help=f"passwords an address may have checked at once before that rate applies "
+        f"(default {DEFAULT_GUESS_BURST})",
+    )
+    limits.add_argument(
+        "--login-grace",
+        type=_seconds,
+        default=DEFAULT_LOGIN_GRACE,
+        metavar="SECONDS",
+        help=f"time to log in before the connection is closed (default {DEFAULT_LOGIN_GRACE:g})",
+    )
+    limits.add_argument(
+        "--max-unauthenticated",
+        type=_positive_int,
+        default=DEFAULT_MAX_UNAUTHENTICATED,
+        metavar="N",
+        help=f"connections not yet logged in, in total; beyond it the oldest of the busiest "
+        f"address is dropped (default {DEFAULT_MAX_UNAUTHENTICATED})",
+    )
+    limits.add_argument(
+        "--max-unauthenticated-per-address",
+        type=_positive_int,
+        default=DEFAULT_MAX_UNAUTHENTICATED_PER_ADDRESS,
+        metavar="N",
+        help=f"connections not yet logged in from one address; more are refused "
+        f"(default {DEFAULT_MAX_UNAUTHENTICATED_PER_ADDRESS})",
+    )
+    limits.add_argument(
+        "--sessionless-timeout",
+        type=_seconds,
+        default=DEFAULT_SESSIONLESS_TIMEOUT,
+        metavar="SECONDS",
+        help=f"close a logged-in connection that has no table open (ssh -N) after this long "
+        f"(default {DEFAULT_SESSIONLESS_TIMEOUT:g}, 0 never)",
     )
 
 
@@ -141,7 +236,12 @@ def _resolve_data_dir(data_dir: Path | None) -> Path:
     from unotable.serve.paths import default_data_dir
 
     path = Path(data_dir).expanduser() if data_dir else default_data_dir()
-    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    if path.exists() and not path.is_dir():
+        raise ServeError(f"data dir {path} is not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError as exc:
+        raise ServeError(f"cannot make data dir {path}: {exc.strerror or exc}") from None
     return path.resolve()
 
 
@@ -154,6 +254,7 @@ def _warn(message: str) -> None:
 
 
 def _run_ssh(args: argparse.Namespace, data_dir: Path | None) -> int:
+    data_path = _resolve_data_dir(data_dir)
     password = _password(args.password_env)
     keys = None if args.open else _authorized_keys(args.authorized_keys, password is not None)
     if not (args.open or password or keys):
@@ -175,7 +276,7 @@ def _run_ssh(args: argparse.Namespace, data_dir: Path | None) -> int:
 
     _log_to_stderr()
     settings = SshSettings(
-        data_dir=_resolve_data_dir(data_dir),
+        data_dir=data_path,
         host=args.host,
         port=args.port,
         authorized_keys=keys[1] if keys else None,
@@ -183,6 +284,15 @@ def _run_ssh(args: argparse.Namespace, data_dir: Path | None) -> int:
         open_access=args.open,
         max_sessions=args.max_sessions,
         idle_timeout=args.idle_timeout * 60,
+        max_auth_tries=args.max_auth_tries,
+        auth_delay=args.auth_delay,
+        guesses_per_minute=args.guesses_per_minute,
+        guess_burst=args.guess_burst,
+        login_grace=args.login_grace,
+        max_unauthenticated=args.max_unauthenticated,
+        max_unauthenticated_per_address=args.max_unauthenticated_per_address,
+        sessionless_timeout=args.sessionless_timeout,
+        shutdown_grace=args.shutdown_grace,
     )
     return asyncio.run(serve_forever(settings))
 
@@ -237,4 +347,6 @@ def _run_web(args: argparse.Namespace, data_dir: Path | None) -> int:
         raise ServeError("--port 0 is not supported for web (the page needs its own address)")
     from unotable.serve.web import serve_forever
 
-    return serve_forever(args.host, args.port, _resolve_data_dir(data_dir), args.public_url)
+    return serve_forever(
+        args.host, args.port, _resolve_data_dir(data_dir), args.public_url, args.shutdown_grace
+    )

@@ -23,22 +23,17 @@ from pathlib import Path
 
 # Only these may come from the client; it can send any variable.
 CLIENT_ENV_ALLOWED = ("COLORTERM", "LANG")
-# Describe the server's own terminal, not the player's.
-SERVER_ENV_DROPPED = (
-    "TERM",
-    "COLORTERM",
-    "COLUMNS",
-    "LINES",
-    "ROWS",
-    "TERM_PROGRAM",
-    "TERM_PROGRAM_VERSION",
-    "TMUX",
-    "STY",
-    "TEXTUAL_DRIVER",
-)
+# The only names a table inherits from the server's environment: what Python and the locale
+# need. Anything else (tokens, keys, the password) stays with the server.
+SERVER_ENV_ALLOWED = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "PYTHONPATH")
+# Set by the server: the app then offers nothing that writes files (see app/main.py).
+SERVED_ENV = "UNOTABLE_SERVED"
+SERVED_NOTICE_ENV = "UNOTABLE_SERVED_NOTICE"
 DEFAULT_TERM = "xterm-256color"
 _ENV_VALUE = re.compile(r"[A-Za-z0-9_.@+:-]{1,64}")
 
+# Larger terminals are drawn at this size (a client may ask for 5000x5000).
+MAX_SIZE = (1000, 1000)
 INPUT_HIGH_WATER = 64 * 1024
 READ_CHUNK = 64 * 1024
 
@@ -60,24 +55,39 @@ def app_command(data_dir: Path) -> str:
 
 
 def child_env(
-    term: str | None, client_env: Mapping[str, str], base: Mapping[str, str] | None = None
+    term: str | None,
+    client_env: Mapping[str, str],
+    base: Mapping[str, str] | None = None,
+    *,
+    home: Path | None = None,
+    notice: str | None = None,
 ) -> dict[str, str]:
-    """The child's environment: the server's, minus its terminal, plus the client's terminal."""
-    env = dict(os.environ if base is None else base)
-    for name in SERVER_ENV_DROPPED:
-        env.pop(name, None)
+    """The child's environment: allow-listed server names, the client's terminal, and
+    HOME pointing into the player's data dir so nothing lands in the host's home."""
+    source = os.environ if base is None else base
+    env = {name: source[name] for name in SERVER_ENV_ALLOWED if name in source}
     env["TERM"] = term if term and _ENV_VALUE.fullmatch(term) else DEFAULT_TERM
     for name in CLIENT_ENV_ALLOWED:
         value = client_env.get(name)
         if isinstance(value, str) and _ENV_VALUE.fullmatch(value):
             env[name] = value
+    if home is not None:
+        env["HOME"] = str(home)
+    env[SERVED_ENV] = "1"
+    if notice:
+        env[SERVED_NOTICE_ENV] = notice
     return env
 
 
+def clamp_size(cols: int, rows: int, limit: tuple[int, int] = MAX_SIZE) -> tuple[int, int]:
+    """A terminal size a table can draw: zero means the usual 80x24, absurd means the limit."""
+    cols = min(max(cols, 1), limit[0]) if cols else min(80, limit[0])
+    rows = min(max(rows, 1), limit[1]) if rows else min(24, limit[1])
+    return cols, rows
+
+
 def set_window_size(fd: int, cols: int, rows: int, xpixels: int = 0, ypixels: int = 0) -> None:
-    # Clamp: a client may send zero or absurd sizes.
-    cols = min(max(cols, 1), 1000) if cols else 80
-    rows = min(max(rows, 1), 1000) if rows else 24
+    cols, rows = clamp_size(cols, rows)  # a client may send zero or absurd sizes
     size = struct.pack("HHHH", rows, cols, xpixels & 0xFFFF, ypixels & 0xFFFF)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, size)
 

@@ -1,4 +1,9 @@
-"""Where the servers keep things: the data dir, one folder per SSH user, one for the web."""
+"""Where the servers keep things: the data dir, the SSH players' folders, one for the web.
+
+A player who logged in with a key gets ``keys/<key fingerprint>/<name>/``: the saves belong to
+the key, and the user name only picks among that key's own folders. With a shared password or
+``--open`` nobody is identified, so the name alone picks ``users/<name>/``.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ import re
 from pathlib import Path
 
 USERS_DIR_NAME = "users"
+KEYS_DIR_NAME = "keys"
 WEB_DIR_NAME = "web"
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")
 MAX_NAME = 32
@@ -28,9 +34,17 @@ def safe_name(username: str) -> str:
     return f"{cleaned or 'user'}-{digest}"
 
 
-def user_data_dir(data_dir: Path, username: str) -> Path:
-    """The user's own data dir (autosave, settings), created if missing."""
-    path = data_dir / USERS_DIR_NAME / safe_name(username)
+def key_folder(fingerprint: str) -> str:
+    """A folder name for a key fingerprint such as ``SHA256:Jb1X/+...``."""
+    return "sha256-" + fingerprint.removeprefix("SHA256:").replace("/", "_").replace("+", "-")
+
+
+def user_data_dir(data_dir: Path, username: str, key_fingerprint: str | None = None) -> Path:
+    """The player's own data dir (autosave, settings), created if missing."""
+    if key_fingerprint:
+        path = data_dir / KEYS_DIR_NAME / key_folder(key_fingerprint) / safe_name(username)
+    else:
+        path = data_dir / USERS_DIR_NAME / safe_name(username)
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
     return path
 

@@ -13,7 +13,6 @@ import logging
 import os
 import signal
 import socket
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,19 +21,25 @@ from typing import Any
 
 import asyncssh
 
-from unotable.serve import WILDCARD_HOSTS, is_loopback
+from unotable.serve import WILDCARD_HOSTS, ServeError, is_loopback
 from unotable.serve.child import TERMINAL_RESET, PtyChild, app_argv, child_env
+from unotable.serve.limits import GuessPenalty, LoginGate, QuietLog
 from unotable.serve.paths import user_data_dir
 
 log = logging.getLogger("unotable.serve")
 
 HOST_KEY_NAME = "ssh_host_ed25519_key"
-LOGIN_TIMEOUT = 60.0
 # Detects clients that vanished without closing (laptop lid, dropped Wi-Fi).
 KEEPALIVE_INTERVAL = 60.0
 KEEPALIVE_COUNT_MAX = 3
 HANGUP_GRACE = 2.0
 DRAIN_GRACE = 2.0
+MAX_AUTH_DELAY = 8.0
+# Shown in the lobby of a player who did not log in with a key.
+SHARED_NAME_NOTICE = (
+    "Served without keys: anyone can log in with your user name and continue or replace "
+    "these saves. Log in with an SSH key to keep your own."
+)
 
 
 @dataclass
@@ -47,82 +52,283 @@ class SshSettings:
     open_access: bool = False
     max_sessions: int = 8
     idle_timeout: float = 1800.0  # seconds without a key press; 0 never times out
+    # Abuse limits (docs/serve.md, "Security", lists each with its flag).
+    max_auth_tries: int = 6  # failed logins on one connection before it is closed
+    auth_delay: float = 0.5  # wait before a connection's 2nd password check; doubles after
+    guesses_per_minute: int = 10  # password checks per source address, after the burst
+    guess_burst: int = 5
+    login_grace: float = 20.0  # seconds to log in
+    max_unauthenticated: int = 100
+    max_unauthenticated_per_address: int = 10
+    sessionless_timeout: float = 60.0  # a logged-in connection with no table is closed
+    shutdown_grace: float = 3.0  # for a client to close its channel at shutdown
     # The command for one player's table, given their data dir (tests swap in a stub).
     app_argv: Callable[[Path], list[str]] = field(default=app_argv)
 
 
 def load_host_key(data_dir: Path) -> tuple[asyncssh.SSHKey, Path, bool]:
-    """The server's host key, generated on first start. Returns (key, path, created)."""
+    """The server's host key, generated on first start. Returns (key, path, created).
+
+    Raises ServeError (one line) for a key file that is not a private key, is not a file,
+    or can be read by anyone but its owner.
+    """
     path = data_dir / HOST_KEY_NAME
-    if path.exists():
-        return asyncssh.read_private_key(path), path, False
-    data_dir.mkdir(parents=True, exist_ok=True)
+    if path.exists() or path.is_symlink():
+        return _read_host_key(path), path, False
     key = asyncssh.generate_private_key("ssh-ed25519", comment="unotable host key")
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as file:
-        file.write(key.export_private_key())
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as file:
+            file.write(key.export_private_key())
+    except OSError as exc:
+        raise ServeError(f"cannot write host key {path}: {exc.strerror or exc}") from None
     return key, path, True
+
+
+def _read_host_key(path: Path) -> asyncssh.SSHKey:
+    if not path.is_file():
+        raise ServeError(f"host key {path} is not a file; move it away to make a new key")
+    mode = path.stat().st_mode & 0o777
+    if mode & 0o077:
+        raise ServeError(
+            f"host key {path} can be read by others (mode {mode:04o}); run: chmod 600 {path}"
+        )
+    try:
+        return asyncssh.read_private_key(path)
+    except (OSError, ValueError, asyncssh.KeyImportError) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ServeError(
+            f"host key {path} is not a usable private key ({reason}); "
+            "move it away to make a new key"
+        ) from None
 
 
 class _GameSession(asyncssh.SSHServerProcess[bytes]):
     """A session that can only be the game: no commands, no subsystems."""
 
+    def __init__(self, connection: _Connection, handler: Any) -> None:
+        super().__init__(handler, None, 3, False)
+        self._connection = connection
+
     def exec_requested(self, command: str) -> bool:
-        log.info("refused exec request: %r", command[:80])
+        self._connection.refuse("exec", f"exec request {command[:80]!r}")
         return False
 
     def subsystem_requested(self, subsystem: str) -> bool:
-        log.info("refused subsystem request: %r", subsystem[:80])
+        self._connection.refuse("subsystem", f"subsystem request {subsystem[:80]!r}")
         return False
 
 
 class _Connection(asyncssh.SSHServer):
-    """Authentication and logging for one client connection."""
+    """Admission, authentication, limits and logging for one client connection."""
 
     def __init__(self, table: SshTable) -> None:
         self._table = table
-        self._conn: asyncssh.SSHServerConnection | None = None
-        self._peer = "?"
-        self._user = "-"
-        self._logged_in = False
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.peer = "?"
+        self.address = "?"
+        self.user = "-"
+        self.logged_in = False
+        self.sessions = 0
+        self.key_fingerprint: str | None = None
+        self._offered_key: str | None = None
+        self._methods: list[str] = []
+        self._failures = 0
+        self._password_checks = 0
+        self._ended_why: str | None = None  # a refusal already logged for this connection
         self._started = time.monotonic()
+        self._sessionless: asyncio.TimerHandle | None = None
+
+    # -- admission --------------------------------------------------------------------------
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
-        self._conn = conn
+        self.conn = conn
         peer = conn.get_extra_info("peername") or ("?", 0)
-        self._peer = f"{peer[0]}:{peer[1]}"
-        self._table.connections.add(conn)
-        log.info("connect %s", self._peer)
+        self.address = str(peer[0])
+        self.peer = f"{peer[0]}:{peer[1]}"
+        table = self._table
+        admitted, evicted = table.gate.admit(self, self.address)
+        if not admitted:
+            self._ended_why = "too many connections from this address waiting to log in"
+            table.refusal(self.address, "-", "-", self._ended_why)
+            conn.abort()
+            return
+        table.connections[conn] = self
+        log.info("connect %s", self.peer)
+        if isinstance(evicted, _Connection):
+            evicted.drop("too many connections waiting to log in; oldest of the busiest address")
+
+    def drop(self, reason: str) -> None:
+        """Close a connection that has not logged in, logging why."""
+        self._ended_why = reason
+        self._table.refusal(self.address, self.user, self._method_list(), reason)
+        if self.conn is not None:
+            self.conn.abort()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self._conn is not None:
-            self._table.connections.discard(self._conn)
+        table = self._table
+        table.gate.leave(self)
+        if self._sessionless is not None:
+            self._sessionless.cancel()
+        if self.conn is None or table.connections.pop(self.conn, None) is None:
+            return  # refused at the door; already logged
         seconds = time.monotonic() - self._started
-        how = "" if self._logged_in else " (never logged in)"
-        log.info("disconnect %s user=%s after %.0fs%s", self._peer, self._user, seconds, how)
+        if self.logged_in:
+            log.info("disconnect %s user=%s after %.0fs", self.peer, self.user, seconds)
+            return
+        if self._ended_why is None:
+            if "Login timeout" in str(exc or ""):
+                why = f"did not log in within {table.settings.login_grace:g}s"
+            elif self._methods:
+                why = "gave up after failed login"
+            elif self.user != "-":
+                why = "offered no credentials the server accepts"
+            else:
+                why = "left without trying to log in"
+            table.refusal(self.address, self.user, self._method_list(), why)
+        table.quiet.info(
+            ("disconnect", self.address),
+            "disconnect %s user=%s after %.0fs (never logged in)",
+            self.peer,
+            self.user,
+            seconds,
+        )
+
+    # -- authentication ---------------------------------------------------------------------
 
     def begin_auth(self, username: str) -> bool:
-        self._user = username
+        self.user = username
         return not self._table.settings.open_access
 
     def auth_completed(self) -> None:
-        self._logged_in = True
-        log.info("login %s user=%s", self._peer, self._user)
+        self.logged_in = True
+        self._table.gate.leave(self)
+        self.key_fingerprint = self._offered_key
+        how = f"key {self.key_fingerprint}" if self.key_fingerprint else self._method_list()
+        log.info("login %s user=%s by %s", self.peer, self.user, how)
+        self.start_sessionless_timer()
+
+    def public_key_auth_supported(self) -> bool:
+        return self._table.settings.authorized_keys is not None
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        # Called for the key's offer and again for its signature, which asyncssh then checks.
+        self._note_method("publickey")
+        keys = self._table.settings.authorized_keys
+        if keys is not None and keys.validate(key, self.address, self.address) is not None:
+            self._offered_key = key.get_fingerprint()
+            return True
+        self._offered_key = None
+        self._failed("publickey", f"key {key.get_fingerprint()} not authorized")
+        return False
 
     def password_auth_supported(self) -> bool:
         return self._table.settings.password is not None
 
-    def validate_password(self, username: str, password: str) -> bool:
-        expected = self._table.settings.password
+    async def validate_password(self, username: str, password: str) -> bool:
+        # Also reached by keyboard-interactive logins. The wait comes before the check, so a
+        # client that sends its next guess without waiting for the answer gains nothing.
+        self._offered_key = None
+        self._note_method("password")
+        settings = self._table.settings
+        if self._password_checks:
+            delay = settings.auth_delay * 2 ** (self._password_checks - 1)
+            await asyncio.sleep(min(delay, MAX_AUTH_DELAY))
+        self._password_checks += 1
+        penalty = self._table.penalty
+        if not penalty.take(self.address):
+            wait = penalty.wait(self.address)
+            self._failed("password", f"address penalized for {wait:.0f}s more, not checked")
+            return False
+        expected = settings.password
         ok = expected is not None and hmac.compare_digest(
             password.encode("utf-8", "surrogateescape"), expected.encode("utf-8")
         )
-        if not ok:
-            log.info("wrong password %s user=%s", self._peer, username)
+        self._table.password_checks += 1
+        if ok:
+            penalty.refund(self.address)
+        else:
+            self._failed("password", "wrong password")
         return ok
 
+    def _note_method(self, method: str) -> None:
+        if method not in self._methods:
+            self._methods.append(method)
+
+    def _method_list(self) -> str:
+        return ",".join(self._methods) or "none"
+
+    def _failed(self, method: str, reason: str) -> None:
+        self._failures += 1
+        self._table.refusal(self.address, self.user, method, reason)
+        if self._failures >= self._table.settings.max_auth_tries and self.conn is not None:
+            self._ended_why = f"too many failed logins ({self._failures})"
+            self._table.refusal(self.address, self.user, self._method_list(), self._ended_why)
+            conn = self.conn
+            # After this failure's answer is sent.
+            asyncio.get_running_loop().call_soon(
+                conn.disconnect,
+                asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                "too many authentication failures",
+            )
+
+    # -- after login ------------------------------------------------------------------------
+
+    def refuse(self, what: str, reason: str) -> None:
+        self._table.refusal(self.address, self.user, what, reason)
+
     def session_requested(self) -> asyncssh.SSHServerSession[bytes]:
-        return _GameSession(self._table.run_session, None, 3, False)
+        return _GameSession(self, self._table.run_session)
+
+    def connection_requested(self, dest_host: str, dest_port: int, *args: Any) -> bool:
+        self.refuse("direct-tcpip", f"port forward to {dest_host[:80]}:{dest_port}")
+        return False
+
+    def server_requested(self, listen_host: str, listen_port: int) -> bool:
+        self.refuse("tcpip-forward", f"remote forward from {listen_host[:80]}:{listen_port}")
+        return False
+
+    def unix_connection_requested(self, dest_path: str) -> bool:
+        self.refuse("direct-streamlocal", f"socket forward to {dest_path[:80]!r}")
+        return False
+
+    def unix_server_requested(self, listen_path: str) -> bool:
+        self.refuse("streamlocal-forward", f"socket forward from {listen_path[:80]!r}")
+        return False
+
+    def tun_requested(self, unit: int | None) -> bool:
+        self.refuse("tun", "tunnel request")
+        return False
+
+    def tap_requested(self, unit: int | None) -> bool:
+        self.refuse("tap", "tunnel request")
+        return False
+
+    def start_sessionless_timer(self) -> None:
+        """A logged-in connection with no table open (ssh -N) is closed after a while."""
+        timeout = self._table.settings.sessionless_timeout
+        if self._sessionless is not None:
+            self._sessionless.cancel()
+            self._sessionless = None
+        if timeout > 0 and self.sessions == 0 and self.conn is not None:
+            self._sessionless = asyncio.get_running_loop().call_later(timeout, self._no_table)
+
+    def session_started(self) -> None:
+        self.sessions += 1
+        if self._sessionless is not None:
+            self._sessionless.cancel()
+            self._sessionless = None
+
+    def session_ended(self) -> None:
+        self.sessions -= 1
+        self.start_sessionless_timer()
+
+    def _no_table(self) -> None:
+        self._sessionless = None
+        if self.sessions == 0 and self.conn is not None:
+            timeout = self._table.settings.sessionless_timeout
+            self.refuse("-", f"no table opened within {timeout:g}s")
+            self.conn.close()
 
 
 class _Activity:
@@ -139,9 +345,15 @@ class SshTable:
     def __init__(self, settings: SshSettings, host_key: asyncssh.SSHKey) -> None:
         self.settings = settings
         self.host_key = host_key
-        self.connections: set[asyncssh.SSHServerConnection] = set()
+        self.connections: dict[asyncssh.SSHServerConnection, _Connection] = {}
         self.sessions: set[asyncio.Task[Any]] = set()
         self.children: set[PtyChild] = set()
+        self.gate = LoginGate(
+            settings.max_unauthenticated, settings.max_unauthenticated_per_address
+        )
+        self.penalty = GuessPenalty(settings.guesses_per_minute, settings.guess_burst)
+        self.quiet = QuietLog(log)
+        self.password_checks = 0  # passwords actually compared (for tests and figures)
         self._stopping = asyncio.Event()
         self._server: asyncssh.SSHAcceptor | None = None
 
@@ -150,6 +362,17 @@ class SshTable:
         assert self._server is not None
         return int(self._server.get_port())
 
+    def refusal(self, address: str, user: str, method: str, reason: str) -> None:
+        """One log line per refusal; a flood of the same one is summed up once a minute."""
+        self.quiet.info(
+            ("refused", address, reason),
+            "refused %s user=%s method=%s reason=%s",
+            address,
+            user[:64],
+            method,
+            reason,
+        )
+
     async def start(self) -> None:
         s = self.settings
         self._server = await asyncssh.create_server(
@@ -157,24 +380,26 @@ class SshTable:
             s.host,
             s.port,
             server_host_keys=[self.host_key],
-            authorized_client_keys=s.authorized_keys,
             encoding=None,  # raw bytes both ways: the app speaks terminal
             line_editor=False,
             agent_forwarding=False,
             x11_forwarding=False,
-            login_timeout=LOGIN_TIMEOUT,
+            login_timeout=s.login_grace,
             keepalive_interval=KEEPALIVE_INTERVAL,
             keepalive_count_max=KEEPALIVE_COUNT_MAX,
             server_version="unotable",
+            backlog=512,
         )
 
     async def close(self) -> None:
-        """Stop listening, end every game (each client is told), close every connection."""
+        """Stop listening, end every game (each client is told and its terminal reset), wait a
+        bounded time for clients to close their channels, then close every connection."""
         self._stopping.set()
         if self._server is not None:
             self._server.close()
         if self.sessions:
-            await asyncio.wait(set(self.sessions), timeout=HANGUP_GRACE + DRAIN_GRACE + 1)
+            bound = HANGUP_GRACE + DRAIN_GRACE + self.settings.shutdown_grace + 1
+            await asyncio.wait(set(self.sessions), timeout=bound)
         for conn in list(self.connections):
             conn.close()
         if self.connections:
@@ -183,34 +408,66 @@ class SshTable:
         if self._server is not None:
             await self._server.wait_closed()
 
+    def _players(self, asking: _Connection) -> int:
+        """Tables open, plus logged-in connections holding a place without one (ssh -N)."""
+        waiting = sum(
+            1
+            for c in self.connections.values()
+            if c.logged_in and c.sessions == 0 and c is not asking
+        )
+        return len(self.sessions) + waiting
+
     async def run_session(self, process: asyncssh.SSHServerProcess[bytes]) -> None:
-        conn = process.get_extra_info("connection")
-        user = conn.get_extra_info("username") or ""
-        if len(self.sessions) >= self.settings.max_sessions:
-            log.info("table full: refused user=%s", user)
-            _say(process, f"unotable: table full ({len(self.sessions)} players); try later.")
-            _exit(process, 1)
-            return
-        if process.term_type is None:
-            _say(process, "unotable needs a terminal: connect with ssh -t")
-            _exit(process, 1)
-            return
+        connection = self.connections.get(process.get_extra_info("connection"))
+        if connection is None:
+            return  # the connection is already closing
+        connection.session_started()
+        try:
+            if (players := self._players(connection)) >= self.settings.max_sessions:
+                connection.refuse("session", f"table full ({players} players)")
+                _say(process, f"unotable: table full ({players} players); try later.")
+                status = 1
+            elif process.term_type is None:
+                connection.refuse("session", "no terminal requested")
+                _say(process, "unotable needs a terminal: connect with ssh -t")
+                status = 1
+            else:
+                status = await self._run_table(process, connection)
+            _exit(process, status)
+            # Let the client take in the last output and close its side; then the connection
+            # may close without cutting anything off.
+            with contextlib.suppress(TimeoutError, asyncssh.Error, OSError):
+                await asyncio.wait_for(process.wait_closed(), self.settings.shutdown_grace)
+        finally:
+            connection.session_ended()
+
+    async def _run_table(
+        self, process: asyncssh.SSHServerProcess[bytes], connection: _Connection
+    ) -> int:
         task = asyncio.current_task()
         assert task is not None
         self.sessions.add(task)
         try:
-            _exit(process, await self._play(process, user))
+            return await self._play(process, connection)
         except Exception:
-            log.exception("session for user=%s failed", user)
+            log.exception("session for user=%s failed", connection.user)
             _say(process, "unotable: the table could not be opened; the server log says why.")
-            _exit(process, 1)
+            return 1
         finally:
             self.sessions.discard(task)
 
-    async def _play(self, process: asyncssh.SSHServerProcess[bytes], user: str) -> int:
-        data_dir = user_data_dir(self.settings.data_dir, user)
+    async def _play(
+        self, process: asyncssh.SSHServerProcess[bytes], connection: _Connection
+    ) -> int:
+        user = connection.user
+        data_dir = user_data_dir(self.settings.data_dir, user, connection.key_fingerprint)
         cols, rows, xpixels, ypixels = process.term_size
-        env = child_env(process.term_type, process.env)
+        env = child_env(
+            process.term_type,
+            process.env,
+            home=data_dir,
+            notice=None if connection.key_fingerprint else SHARED_NAME_NOTICE,
+        )
         child = await PtyChild.spawn(
             self.settings.app_argv(data_dir), env, cols, rows, xpixels, ypixels
         )
@@ -244,9 +501,9 @@ class SshTable:
         _write(process, TERMINAL_RESET)
         if idle.done():
             _say(process, "unotable: disconnected, idle too long. Your match is saved.")
-        else:
-            _say(process, "unotable: the server is shutting down. Your match is saved.")
-        return 1
+            return 1
+        _say(process, "unotable: the server is shutting down. Your match is saved.")
+        return 0
 
     async def _idle(self, activity: _Activity) -> None:
         timeout = self.settings.idle_timeout
@@ -320,19 +577,40 @@ def listen_message(table: SshTable, key_path: Path, created: bool) -> str:
     return "\n".join(lines)
 
 
+def quiet_loop_errors(loop: asyncio.AbstractEventLoop, quiet: QuietLog) -> None:
+    """Errors the event loop reports (a failed accept when file descriptors run out, say)
+    make one line per kind per minute instead of a traceback each."""
+
+    def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        exc = context.get("exception")
+        message = str(context.get("message", "event loop error"))
+        kind = (message, type(exc).__name__, getattr(exc, "errno", None))
+        if "accept" in message:
+            quiet.info(("loop", kind), "%s: %s", message, exc)
+        elif quiet.info(("loop", kind), "event loop error: %s: %r", message, exc):
+            loop.default_exception_handler(context)
+
+    loop.set_exception_handler(handler)
+
+
 async def serve_forever(settings: SshSettings) -> int:
     """Run until SIGINT or SIGTERM, then end every session cleanly."""
     host_key, key_path, created = load_host_key(settings.data_dir)
     table = SshTable(settings, host_key)
+    loop = asyncio.get_running_loop()
+    quiet_loop_errors(loop, table.quiet)
     try:
         await table.start()
     except OSError as exc:
         where = f"{settings.host} port {settings.port}"
-        print(f"unotable serve ssh: error: cannot listen on {where}: {exc}", file=sys.stderr)
-        return 1
+        raise ServeError(f"cannot listen on {where}: {exc.strerror or exc}") from None
     print(listen_message(table, key_path, created), flush=True)
+    if settings.open_access or settings.password is not None:
+        log.info(
+            "names are not identities: without a key, anyone may log in as any user name "
+            "and continue or replace that name's saves"
+        )
     stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
     try:

@@ -1,18 +1,50 @@
 """The browser table: textual-serve runs one app process per browser tab.
 
 textual-serve has no authentication, so the caller binds to loopback unless told otherwise.
+On top of textual-serve this adds: a websocket ``Origin`` check (another site's page may not
+drive the table), terminal sizes clamped like SSH's, an allow-listed environment for each
+table, tables that do not quit being killed, and the page's font served from here.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
+import os
+import signal
 import socket
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-from unotable.serve import WILDCARD_HOSTS
-from unotable.serve.child import app_command
+from unotable.serve import WILDCARD_HOSTS, is_loopback
+from unotable.serve.child import app_argv, child_env, clamp_size
 from unotable.serve.paths import web_data_dir
+
+log = logging.getLogger("unotable.serve")
+
+# textual-serve's page asks a font host for Roboto Mono; the same font ships in its static
+# folder, so the page takes it from here (and falls back to the system's monospace).
+EXTERNAL_FONT_LINK = (
+    '<link\n      rel="stylesheet"\n      href="https://fonts.googleapis.com/css?family=Roboto%20Mono"\n'
+    "    />"
+)
+LOCAL_FONT_STYLE = """<style>
+      @font-face {
+        font-family: "Roboto Mono";
+        src: url("{{ config.static.url }}fonts/RobotoMono-VariableFont_wght.ttf")
+          format("truetype");
+        font-style: normal;
+      }
+      @font-face {
+        font-family: "Roboto Mono";
+        src: url("{{ config.static.url }}fonts/RobotoMono-Italic-VariableFont_wght.ttf")
+          format("truetype");
+        font-style: italic;
+      }
+    </style>"""
 
 
 def public_url(host: str, port: int) -> str:
@@ -24,42 +56,189 @@ def public_url(host: str, port: int) -> str:
     return f"http://{host}:{port}"
 
 
-def make_server(host: str, port: int, data_dir: Path, url: str | None) -> Any:
+def origin_of(url: str) -> str:
+    """``scheme://host:port``, lower case, with the default port spelled out."""
+    parts = urlsplit(url)
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        return "invalid:"
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    return f"{parts.scheme}://{host}:{port}".lower()
+
+
+def allowed_origins(url: str) -> frozenset[str]:
+    """Pages that may open the table's websocket: the served address itself, and, when that
+    is this machine, its other loopback names."""
+    own = origin_of(url)
+    parts = urlsplit(url)
+    if not is_loopback(parts.hostname or ""):
+        return frozenset({own})
+    port = parts.port or 80
+    names = ("localhost", "127.0.0.1", "[::1]")
+    return frozenset({own} | {f"{parts.scheme}://{name}:{port}" for name in names})
+
+
+def local_font_page(template: str) -> str:
+    """textual-serve's page, with the external font link replaced by the local font."""
+    if EXTERNAL_FONT_LINK not in template:
+        raise RuntimeError("textual-serve's page changed: its font link was not found")
+    return template.replace(EXTERNAL_FONT_LINK, LOCAL_FONT_STYLE)
+
+
+def make_server(
+    host: str,
+    port: int,
+    data_dir: Path,
+    url: str | None,
+    shutdown_grace: float = 3.0,
+    argv: Callable[[Path], list[str]] = app_argv,
+) -> Any:
+    import jinja2
     from aiohttp import web
+    from textual_serve.app_service import AppService
     from textual_serve.server import Server
 
+    tables_dir = web_data_dir(data_dir)
+
+    class Table(AppService):
+        """One tab's app: its own process group, allow-listed environment, clamped size."""
+
+        def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
+            env = child_env(None, {}, home=tables_dir)
+            env.pop("TERM")
+            env.update(
+                TEXTUAL_DRIVER="textual.drivers.web_driver:WebDriver",
+                TEXTUAL_FPS="60",
+                TEXTUAL_COLOR_SYSTEM="truecolor",
+                TERM_PROGRAM="textual",
+                COLUMNS=str(width),
+                ROWS=str(height),
+            )
+            return env
+
+        async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
+            self._process = process = await asyncio.create_subprocess_exec(
+                *argv(tables_dir),
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                env=self._build_environment(width, height),
+                start_new_session=True,  # so that everything it starts can be killed
+            )
+            assert process.stdin is not None
+            self._stdin = process.stdin
+            return process
+
+        async def start(self, width: int, height: int) -> None:
+            await super().start(*clamp_size(width, height))
+
+        async def set_terminal_size(self, width: int, height: int) -> None:
+            if isinstance(width, int) and isinstance(height, int):
+                await super().set_terminal_size(*clamp_size(width, height))
+
+        async def stop(self) -> None:
+            """Ask the app to quit; kill its process group if it has not within the grace."""
+            process = self._process
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(super().stop(), shutdown_grace)
+            if process is not None and process.returncode is None:
+                log.info("web table pid=%d did not quit; killed", process.pid)
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(process.pid, signal.SIGKILL)
+                await process.wait()
+
     class TableServer(Server):
-        """Ends open tabs' apps at shutdown, instead of waiting for browsers to leave."""
+        """textual-serve, with the checks and limits above; ends open tabs at shutdown."""
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self._tabs: set[asyncio.Task[Any]] = set()
+            self.origins = allowed_origins(self.public_url)
 
-        async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        def initialize_logging(self) -> None:
+            super().initialize_logging()
+            logging.getLogger("unotable.serve").setLevel(logging.INFO)
+
+        async def _make_app(self) -> web.Application:
+            import aiohttp_jinja2
+
+            app = await super()._make_app()
+            page = (Path(self.templates_path) / "app_index.html").read_text(encoding="utf-8")
+            loader = jinja2.DictLoader({"app_index.html": local_font_page(page)})
+            aiohttp_jinja2.setup(app, loader=loader)
+            return app
+
+        async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+            origin = request.headers.get("Origin")
+            # Browsers always send Origin; a page of another site must not get a table.
+            if origin is not None and origin_of(origin) not in self.origins:
+                log.info(
+                    "refused %s user=- method=websocket reason=foreign origin %r",
+                    request.remote,
+                    origin[:100],
+                )
+                raise web.HTTPForbidden(text="unotable: this page may not open a table\n")
             tab = asyncio.current_task()
             assert tab is not None
             self._tabs.add(tab)
             try:
-                return await super().handle_websocket(request)
+                return await self._serve_tab(request)
             finally:
                 self._tabs.discard(tab)
+
+        async def _serve_tab(self, request: web.Request) -> web.WebSocketResponse:
+            # textual-serve's handle_websocket, with this module's Table for the app.
+            from textual_serve.server import to_int
+
+            websocket = web.WebSocketResponse(heartbeat=15)
+            width = to_int(request.query.get("width", "80"), 80)
+            height = to_int(request.query.get("height", "24"), 24)
+            table: Table | None = None
+            try:
+                await websocket.prepare(request)
+                table = Table(
+                    self.command,
+                    write_bytes=websocket.send_bytes,
+                    write_str=websocket.send_str,
+                    close=websocket.close,
+                    download_manager=self.download_manager,
+                    debug=False,
+                )
+                await table.start(width, height)
+                await self._process_messages(websocket, table)
+            except asyncio.CancelledError:
+                await websocket.close()
+            except Exception as error:
+                log.info("web table failed: %r", error)
+            finally:
+                if table is not None:
+                    await table.stop()
+            return websocket
 
         async def on_shutdown(self, app: web.Application) -> None:
             # textual-serve answers a cancelled tab by telling its app to quit.
             for tab in list(self._tabs):
                 tab.cancel()
             if self._tabs:
-                await asyncio.wait(set(self._tabs), timeout=5)
+                await asyncio.wait(set(self._tabs), timeout=shutdown_grace + 2)
 
-    command = app_command(web_data_dir(data_dir))
     return TableServer(
-        command, host=host, port=port, title="unotable", public_url=url or public_url(host, port)
+        " ".join(argv(tables_dir)),
+        host=host,
+        port=port,
+        title="unotable",
+        public_url=url or public_url(host, port),
     )
 
 
-def serve_forever(host: str, port: int, data_dir: Path, url: str | None) -> int:
+def serve_forever(
+    host: str, port: int, data_dir: Path, url: str | None, shutdown_grace: float = 3.0
+) -> int:
     """Serve until Ctrl+C (textual-serve handles SIGINT and SIGTERM)."""
-    server = make_server(host, port, data_dir, url)
+    server = make_server(host, port, data_dir, url, shutdown_grace)
     print(f"unotable: web table at {server.public_url}  (Ctrl+C stops it)", flush=True)
     server.serve()
     return 0

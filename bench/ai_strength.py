@@ -1,199 +1,280 @@
-"""How strong each computer level is: seeded tournaments with 95% confidence intervals.
+"""How strong the computer levels are: duplicate tables against fixed opponents.
 
-    python bench/ai_strength.py [--game G] [--players N] [--games K] [--hard-ms B] [--json]
+    python bench/ai_strength.py [--game G] [--deals N] [--hard-ms B] [--workers W]
+                                [--write-docs] [--json]
 
-Every table seats a lineup of levels and plays the same deal seeds once per rotation of
-the seats, so every level sits in every seat equally often. Results are per hand:
+Format (4 players): one focal player against three copies of an opponent. Every deal is
+replayed four times, the focal player in each seat, the same cards in the same seats, so
+the luck of the deal cancels. The unit of the statistics is the deal:
 
-* UNO and UNO Minecraft: the share of hands a level wins (goes out), Wilson interval.
-  An equal seat wins 1/N of the hands.
-* UNO Hearts and Wild Twist Hearts: mean points a level scores per hand (lower is
-  better), normal-approximation interval.
+* UNO and UNO Minecraft: the share of the four replays the focal player wins (goes out).
+* UNO Hearts and Wild Twist Hearts: the focal player's mean points per hand (lower wins).
 
-Tables: for UNO and UNO Minecraft all four levels at one table (hard, normal, easy,
-random; 6 players add normal and easy), for classic UNO also one hard seat against three
-normal seats (an equal seat would win 25%); for the Hearts games head-to-head tables where
-two levels alternate around the table: hard vs normal, normal vs easy, easy vs random.
-Every game also plays normal against the first-legal-card baseline, with the margin.
-Together they show hard > normal > easy > random. ``--mixed`` adds the all-levels table
-to the Hearts games. 4 players always; 2 players (head-to-head pairs) and 6 players too
-for uno, uno-minecraft and uno-hearts. ``--games K`` sets the hands per table (default:
-per game and table, sized so the whole run takes about 15 minutes on 2 cores). The hard
-player runs at ``--hard-ms`` per decision (default 40, below its interactive default of
-100, to keep the run short; the output says so).
+Each table is compared with its mirror (the opponent in the focal seat too, same deals):
+the per-deal difference focal minus mirror, with a 95% normal interval over deals. For
+UNO the mirror is exactly 0.25. Positive is better in UNO, negative in the Hearts games.
+
+Tables per game: hard vs three normal, hard vs three reference bots, normal vs three
+reference bots (the reference bots are fixed yardsticks in bench/reference_bots.py).
+The run records its settings and the CPU share it got. ``--write-docs`` merges the
+results into bench/ai_strength.json and rewrites the tables in docs/ai.md from it, so
+games run separately still land in one set of tables.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
+import os
+import platform
+import resource
 import sys
 import time
-from itertools import pairwise
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from unotable.ai.search import DEFAULT_BUDGET_MS
-from unotable.ai.stats import intervals_clear, mean_interval, wilson_interval
-from unotable.ai.tournament import tournament
-from unotable.engine import GAME_IDS
+from reference_bots import reference_bot
 
+from unotable.ai.levels import build
+from unotable.ai.stats import mean_interval
+from unotable.engine import GAME_IDS, get_game
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "ai_strength.json"
+DOCS = ROOT / "docs" / "ai.md"
+START, END = "<!-- ai_strength:start -->", "<!-- ai_strength:end -->"
 UNO_GAMES = ("uno", "uno-minecraft")
-EXTRA_COUNTS = ("uno", "uno-minecraft", "uno-hearts")  # also at 2 and 6 players
-ORDER = ("hard", "normal", "easy", "random", "first")
-PAIRS = (("hard", "normal"), ("normal", "easy"), ("easy", "random"), ("normal", "first"))
-
-# hands per table at 4 players; tables without a hard seat play 4x as many (they are
-# cheap), 2- and 6-player tables a quarter
-HANDS = {"uno": 1400, "uno-minecraft": 1400, "uno-hearts": 300, "wild-twist-hearts": 300}
+PLAYERS = 4
+TABLES = (("hard", "normal"), ("hard", "reference"), ("normal", "reference"))
+# deals per table: sized so a game takes some minutes at nice 15 on the shared 2 cores
+DEALS = {"uno": 300, "uno-minecraft": 300, "uno-hearts": 120, "wild-twist-hearts": 80}
+HARD_MS = 15.0
 
 
-def lineups(game: str, players: int, mixed: bool) -> list[tuple[str, tuple[str, ...]]]:
-    """The tables of one game at one player count.
+# -- one hand -------------------------------------------------------------------------------
 
-    UNO: all levels at one table (hard, normal, easy, random, then normal and easy again
-    for a sixth seat), or head-to-head pairs with 2 players. Hearts games: head-to-head
-    tables, the two levels alternating around the table (one seat each of four levels
-    squeezes hard and normal together near zero points, hiding the difference).
+
+def play_hand(game_id: str, seed: int, players: Sequence[Any]) -> Any:
+    """Deal one hand from ``seed`` and play it with ``players`` (one per seat, in order).
+
+    Returns the engine's HandResult. The one place a match is driven: to be re-pointed at
+    ``Controller(..., clock=VirtualClock(), computers={...}).run(max_hands=1)``.
     """
-    pairs = [(f"{a} vs {b}", tuple((a, b)[s % 2] for s in range(players))) for a, b in PAIRS]
-    if game not in UNO_GAMES or players == 2:
-        tables = pairs
-        if mixed and players >= 4:
-            tables.append(("all levels at one table", ALL_LEVELS[:players]))
-        return tables
-    tables = [("all levels at one table", ALL_LEVELS[:players])]
-    if game == "uno" and players == 4:
-        tables.append(("one hard seat vs three normal", ("hard", "normal", "normal", "normal")))
-    tables.append(pairs[-1])  # normal vs first
-    return tables
+    from unotable.ai.tournament import drive
+
+    options: dict[str, Any] = {"target": 10000} if game_id in UNO_GAMES else {}
+    if game_id == "wild-twist-hearts":
+        options = {"length": 1}
+    match = get_game(game_id).new_match(len(players), options, seed=seed)
+    log = drive(match, players, max_hands=1)
+    return log.hands[0]
 
 
-ALL_LEVELS = ("hard", "normal", "easy", "random", "normal", "easy", "random", "normal")
+def outcome(game_id: str, result: Any, seat: int) -> float:
+    """UNO: 1 if ``seat`` went out; Hearts games: the points it scored."""
+    if game_id in UNO_GAMES:
+        return 1.0 if result.notes.get("winner") == seat else 0.0
+    return float(result.points[seat])
 
 
-def hands_for(game: str, players: int, lineup: tuple[str, ...], override: int | None) -> int:
-    if override is not None:
-        return override
-    base = HANDS[game] if players == 4 else HANDS[game] // 4
-    if "hard" not in lineup:
-        return base * 4
-    if lineup == ("hard", "normal", "normal", "normal"):
-        return base * 5 // 7
-    return base
+# -- players -----------------------------------------------------------------------------------
 
 
-def summarize(game: str, results: dict[str, list[float]]) -> dict[str, dict[str, float]]:
-    summary = {}
-    for level, values in results.items():
-        if game in UNO_GAMES:
-            low, high = wilson_interval(sum(values), len(values))
-            mean = sum(values) / len(values) if values else float("nan")
-        else:
-            mean, low, high = mean_interval(values)
-        summary[level] = {"n": len(values), "mean": mean, "low": low, "high": high}
-    return summary
+def make(kind: str, game_id: str, seed: int, hard_ms: float) -> Any:
+    if kind == "reference":
+        return reference_bot(game_id)
+    if kind == "hard":
+        return build("hard", game_id, seed, budget_ms=hard_ms)
+    return build(kind, game_id, seed)
 
 
-def verdicts(game: str, summary: dict[str, dict[str, float]]) -> list[str]:
-    """For each pair of adjacent levels present: is the stronger one clearly ahead?"""
-    present = [lvl for lvl in ORDER if lvl in summary]
+def deal_value(
+    game_id: str, focal: str, opponent: str, deal_seed: int, hard_ms: float
+) -> tuple[float, float]:
+    """(focal mean over the four seats, mirror mean per seat) for one deal.
+
+    Players are fresh for every hand and seeded by the deal, so the mirror's four seats
+    are identical players and one hand gives its per-seat mean.
+    """
+    values = []
+    for seat in range(PLAYERS):
+        players = [
+            make(focal if s == seat else opponent, game_id, deal_seed, hard_ms)
+            for s in range(PLAYERS)
+        ]
+        values.append(outcome(game_id, play_hand(game_id, deal_seed, players), seat))
+    mirror_players = [make(opponent, game_id, deal_seed, hard_ms) for _ in range(PLAYERS)]
+    mirror = play_hand(game_id, deal_seed, mirror_players)
+    mirror_mean = sum(outcome(game_id, mirror, s) for s in range(PLAYERS)) / PLAYERS
+    return sum(values) / PLAYERS, mirror_mean
+
+
+def _deal_task(args: tuple[str, str, str, int, float]) -> tuple[float, float]:
+    return deal_value(*args)
+
+
+# -- a table ------------------------------------------------------------------------------------
+
+
+def run_table(
+    game_id: str, focal: str, opponent: str, deals: int, seed: int, hard_ms: float, workers: int
+) -> dict[str, Any]:
+    tasks = [(game_id, focal, opponent, seed * 1_000_003 + d, hard_ms) for d in range(deals)]
+    started = time.perf_counter()
+    if workers > 1:
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            pairs = pool.map(_deal_task, tasks, chunksize=1)
+    else:
+        pairs = [_deal_task(t) for t in tasks]
+    focal_values = [p[0] for p in pairs]
+    diffs = [p[0] - p[1] for p in pairs]
+    mean, low, high = mean_interval(focal_values)
+    dmean, dlow, dhigh = mean_interval(diffs)
+    mirror = sum(p[1] for p in pairs) / len(pairs)
+    better = dlow > 0 if game_id in UNO_GAMES else dhigh < 0
+    worse = dhigh < 0 if game_id in UNO_GAMES else dlow > 0
+    return {
+        "game": game_id,
+        "focal": focal,
+        "opponent": opponent,
+        "deals": deals,
+        "hands": deals * PLAYERS,
+        "focal_mean": mean,
+        "focal_ci": [low, high],
+        "mirror_mean": mirror,
+        "diff": dmean,
+        "diff_ci": [dlow, dhigh],
+        "verdict": "clearly better" if better else "clearly worse" if worse else "not separated",
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+def cpu_share(wall: float) -> dict[str, float]:
+    """CPU seconds this run got (itself and its worker processes) per wall second."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+    return {
+        "cpu_seconds": round(cpu, 1),
+        "wall_seconds": round(wall, 1),
+        "cpu_per_wall": round(cpu / wall, 2) if wall > 0 else 0.0,
+    }
+
+
+# -- docs ---------------------------------------------------------------------------------------
+
+
+def render(results: dict[str, Any]) -> str:
     lines = []
-    for stronger, weaker in pairwise(present):
-        a, b = summary[stronger], summary[weaker]
-        ahead = a["mean"] > b["mean"] if game in UNO_GAMES else a["mean"] < b["mean"]
-        clear = ahead and intervals_clear((a["low"], a["high"]), (b["low"], b["high"]))
-        margin = a["mean"] - b["mean"]
-        word = "clear" if clear else ("ahead, intervals overlap" if ahead else "NOT ahead")
-        lines.append(f"{stronger} vs {weaker}: {word} (margin {margin:+.3f})")
-    return lines
+    for game in GAME_IDS:
+        entry = results.get(game)
+        if entry is None:
+            continue
+        s = entry["settings"]
+        metric = "win rate per hand" if game in UNO_GAMES else "points per hand (lower wins)"
+        lines.append(
+            f"**{game}** ({metric}; {s['players']} players; hard at {s['hard_ms']:g} ms per "
+            f"decision; seed {s['seed']}; {s['workers']} workers at nice {s['nice']}; "
+            f"CPU share {s['cpu']['cpu_per_wall']:.2f} of a core over "
+            f"{s['cpu']['wall_seconds']:.0f} s; "
+            f"{s['date']})"
+        )
+        lines.append("")
+        lines.append(
+            "| focal vs three | deals (hands) | focal [95%] | mirror "
+            "| focal − mirror [95%] | verdict |"
+        )
+        lines.append("| --- | --- | --- | --- | --- | --- |")
+        for t in entry["tables"]:
+            lines.append(
+                f"| {t['focal']} vs {t['opponent']} | {t['deals']} ({t['hands']}) | "
+                f"{t['focal_mean']:.3f} [{t['focal_ci'][0]:.3f}, {t['focal_ci'][1]:.3f}] | "
+                f"{t['mirror_mean']:.3f} | {t['diff']:+.3f} [{t['diff_ci'][0]:+.3f}, "
+                f"{t['diff_ci'][1]:+.3f}] | {t['verdict']} |"
+            )
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def write_docs(results: dict[str, Any]) -> None:
+    text = DOCS.read_text()
+    if START not in text or END not in text:
+        raise SystemExit(f"{DOCS} lacks the {START} / {END} markers")
+    head, rest = text.split(START, 1)
+    _old, tail = rest.split(END, 1)
+    DOCS.write_text(f"{head}{START}\n{render(results)}{END}{tail}")
+
+
+# -- main ---------------------------------------------------------------------------------------
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--game", choices=GAME_IDS, action="append")
-    parser.add_argument("--players", type=int, action="append", help="default 4 (+2, 6)")
-    parser.add_argument("--games", type=int, help="hands per table")
-    parser.add_argument("--hard-ms", type=float, default=40.0)
+    parser.add_argument("--deals", type=int, help="deals per table (each played 4 + 1 times)")
+    parser.add_argument("--hard-ms", type=float, default=HARD_MS)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--table", action="append", help="focal:opponent, e.g. hard:normal")
     parser.add_argument("--json", action="store_true", help="one JSON object per table")
     parser.add_argument(
-        "--mixed", action="store_true", help="also one table with all four levels together"
+        "--write-docs", action="store_true", help=f"update {RESULTS.name} and docs/ai.md"
     )
     args = parser.parse_args(argv)
-    started = time.perf_counter()
-    if not args.json:
-        print(
-            f"hard plays at {args.hard_ms:g} ms per decision here "
-            f"(its default in the app is {DEFAULT_BUDGET_MS:g} ms); results are per hand"
-        )
+    tables = [tuple(t.split(":", 1)) for t in args.table] if args.table else list(TABLES)
+    stored: dict[str, Any] = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     for game in args.game or GAME_IDS:
-        counts = args.players or ([4, 2, 6] if game in EXTRA_COUNTS else [4])
-        for players in counts:
-            if game == "wild-twist-hearts" and players < 4:
-                continue
-            for title, lineup in lineups(game, players, args.mixed):
-                hands = hands_for(game, players, lineup, args.games)
-                t0 = time.perf_counter()
-                results = tournament(
-                    game,
-                    lineup,
-                    hands,
-                    seed=args.seed,
-                    hard_ms=args.hard_ms,
-                    workers=args.workers,
-                )
-                summary = summarize(game, results)
-                seconds = time.perf_counter() - t0
-                report(game, players, title, lineup, hands, summary, seconds, args)
-    if not args.json:
-        print(f"total {time.perf_counter() - started:.0f} s")
+        started = time.perf_counter()
+        rusage_before = cpu_share(1.0)["cpu_seconds"]
+        deals = args.deals or DEALS[game]
+        done = []
+        for focal, opponent in tables:
+            table = run_table(game, focal, opponent, deals, args.seed, args.hard_ms, args.workers)
+            done.append(table)
+            show(table, args.json)
+        wall = time.perf_counter() - started
+        cpu = cpu_share(wall)
+        cpu["cpu_seconds"] = round(cpu["cpu_seconds"] - rusage_before, 1)
+        cpu["cpu_per_wall"] = round(cpu["cpu_seconds"] / wall, 2) if wall > 0 else 0.0
+        settings = {
+            "players": PLAYERS,
+            "deals": deals,
+            "hard_ms": args.hard_ms,
+            "seed": args.seed,
+            "workers": args.workers,
+            "nice": os.nice(0),
+            "cpu": cpu,
+            "load_average": [round(x, 2) for x in os.getloadavg()],
+            "python": platform.python_version(),
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        }
+        if not args.json:
+            print(f"  settings: {json.dumps(settings)}", flush=True)
+        stored[game] = {"settings": settings, "tables": done}
+        if args.write_docs:
+            RESULTS.write_text(json.dumps(stored, indent=1) + "\n")
+            write_docs(stored)
     return 0
 
 
-def report(
-    game: str,
-    players: int,
-    title: str,
-    lineup: tuple[str, ...],
-    hands: int,
-    summary: dict[str, dict[str, float]],
-    seconds: float,
-    args: Any,
-) -> None:
-    checks = verdicts(game, summary)
-    if args.json:
-        record = {
-            "game": game,
-            "players": players,
-            "table": title,
-            "lineup": list(lineup),
-            "hands": hands,
-            "hard_ms": args.hard_ms,
-            "metric": "win_rate" if game in UNO_GAMES else "points_per_hand",
-            "levels": summary,
-            "checks": checks,
-            "seconds": round(seconds, 1),
-        }
-        print(json.dumps(record), flush=True)
+def show(table: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(table), flush=True)
         return
-    metric = "win rate per hand" if game in UNO_GAMES else "points per hand (lower wins)"
-    print(f"\n{game}, {players} players, {title}: {hands} hands, {metric}, {seconds:.0f} s")
-    if game in UNO_GAMES:
-        print(f"  (an equal seat wins {1 / players:.3f})")
-    for level in ORDER:
-        if level in summary:
-            s = summary[level]
-            print(
-                f"  {level:7s} {s['mean']:7.3f}   95% CI [{s['low']:.3f}, {s['high']:.3f}]"
-                f"   n={int(s['n'])}"
-            )
-    for line in checks:
-        print("  " + line)
-    sys.stdout.flush()
+    print(
+        f"{table['game']}: {table['focal']} vs 3 {table['opponent']}, {table['deals']} deals "
+        f"({table['hands']} hands): focal {table['focal_mean']:.3f} "
+        f"[{table['focal_ci'][0]:.3f}, {table['focal_ci'][1]:.3f}], "
+        f"mirror {table['mirror_mean']:.3f}, "
+        f"diff {table['diff']:+.3f} [{table['diff_ci'][0]:+.3f}, {table['diff_ci'][1]:+.3f}] "
+        f"{table['verdict']} ({table['seconds']:.0f} s)",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ HEARTS_GAMES = ("uno-hearts", "wild-twist-hearts")
 # (call UNO with the play, late call when left exposed, catch an exposed seat)
 KNOBS = {
     "easy": (0.85, 0.5, 0.35),
-    "normal": (0.95, 0.9, 0.95),
+    "normal": (1.0, 1.0, 0.95),  # forgetting UNO is left to easy
     "hard": (1.0, 1.0, 1.0),
 }
 

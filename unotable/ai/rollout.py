@@ -26,8 +26,40 @@ def turn_actions(legal: list[Action]) -> list[Action]:
     return legal
 
 
+class UnoPlayout:
+    """The normal strategy's main terms, read straight from the sampled match.
+
+    It respects legality the way a careful player does: a Wild Draw Four played while
+    holding the active colour is a bluff, made only against a seat on its last card (the
+    one case normal bluffs in). A victim challenges with its seat's posterior challenge
+    rate (``challenge_rates``, set by the search from its opponent model), so a bluff in
+    a playout costs what it costs at the table. Everyone calls UNO with the play.
+    """
+
+    def __init__(self) -> None:
+        self.challenge_rates: dict[int, float] = {}
+        self.default_challenge = 0.25
+
+    def __call__(self, match: Any, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        first = legal[0].kind
+        if first in ("challenge", "accept"):
+            rate = self.challenge_rates.get(seat, self.default_challenge)
+            wanted = "challenge" if rng.random() < rate else "accept"
+            return next((a for a in legal if a.kind == wanted), legal[0])
+        return uno_policy(match, seat, legal, rng)
+
+
+def holds_active(match: Any, seat: int) -> bool:
+    """Whether ``seat`` holds a card of the active colour in the sampled match."""
+    hands = getattr(match, "hands", None)
+    colour = getattr(match, "color", None)
+    if hands is None or colour is None:
+        return False
+    return any(getattr(card, "color_index", -1) == colour for card in hands[seat])
+
+
 def uno_policy(match: Any, seat: int, legal: list[Action], rng: random.Random) -> Action:
-    """The normal strategy's main terms, read straight from the sampled match."""
+    """Normal's main terms; a bluffed Wild Draw Four only against a seat on one card."""
     best: Action | None = None
     best_score = -1e9
     hands = getattr(match, "hands", None)
@@ -44,6 +76,7 @@ def uno_policy(match: Any, seat: int, legal: list[Action], rng: random.Random) -
         victim_size = len(hands[(seat + direction) % n])
         danger = min(len(h) for i, h in enumerate(hands) if i != seat)
     attack = _ATTACK[min(victim_size, 5)]
+    bluff: bool | None = None  # worked out only when a Wild Draw Four is on offer
     fallback: Action | None = None
     for action in legal:
         kind = action.kind
@@ -55,6 +88,12 @@ def uno_policy(match: Any, seat: int, legal: list[Action], rng: random.Random) -
                 if size > 1 and danger > 2:
                     score -= 7.0 if size > 3 else 2.0
                 if info.kind == "wd4":
+                    if bluff is None:
+                        bluff = holds_active(match, seat)
+                    if bluff:
+                        if victim_size > 1:
+                            continue  # a bluff is not free: the victim may challenge
+                        score += 6.0
                     score += attack * 1.2
             elif info.colour == colour:
                 score -= 2.0  # the card itself leaves the colour count
@@ -190,4 +229,5 @@ def _wt_discard(action: Action) -> float:
 
 
 def policy_for(game_id: str) -> Policy:
-    return uno_policy if game_id in ("uno", "uno-minecraft") else hearts_policy
+    """A fresh policy (the UNO one carries per-seat challenge rates)."""
+    return UnoPlayout() if game_id in ("uno", "uno-minecraft") else hearts_policy

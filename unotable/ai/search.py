@@ -1,13 +1,17 @@
-"""The hard player: determinized sampling (perfect-information Monte Carlo) with playouts.
+"""The hard player: determinized search (perfect-information Monte Carlo) with playouts.
 
 For each decision it repeatedly samples a world consistent with its view (the engines'
 ``determinize``: unseen cards dealt at random, shown voids and known cards honoured),
-plays every candidate action in that same world and finishes the hand with a fast
-playout policy, using the same random stream for every candidate (common random numbers:
-the comparison between candidates is far less noisy than each value). The hand-written
-normal strategy proposes a default; the search overrides it only when its sampled
-advantage is clear of the noise. It stops at its time budget, at ``cancel()``, or, for
-reproducible tests, after a fixed number of sampled worlds.
+plays every candidate action in that same world and finishes with a fast playout policy
+that respects legality (``rollout``), using the same random stream for every candidate
+(common random numbers: the comparison between candidates is far less noisy than each
+value). The hand-written normal strategy proposes a default; the search overrides it
+only when the sampled advantage clears a bound corrected for the number of candidates
+(Bonferroni: with k candidates, k-1 one-sided comparisons share the error rate
+``alpha``), so a dozen noisy candidates cannot beat a sound default by luck. Candidates
+clearly worse than the default are dropped as the worlds come in (successive
+elimination), which leaves the budget to the contenders. It stops at its time budget, at
+``cancel()``, or, for reproducible tests, after a fixed number of sampled worlds.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import time
 from collections.abc import Callable, Sequence
 from importlib import import_module
 from itertools import combinations
+from statistics import NormalDist
 from typing import Any
 
 from unotable.engine import Action, Match
@@ -36,6 +41,8 @@ _MODULES = {
     "wild-twist-hearts": "unotable.engine.wild_twist",
 }
 DEFAULT_BUDGET_MS = 100.0
+ALPHA = 0.1  # family-wise chance of overriding the default by luck
+PRUNE_AFTER = 12  # worlds before candidates clearly worse than the default are dropped
 MAX_PLAYOUT_STEPS = 3000  # a hand never needs this many; guards against a stuck playout
 UNO_SIZE_WEIGHT = 0.45  # how much each card in hand lowers the chance of going out
 
@@ -57,15 +64,14 @@ class SearchBrain(Brain):
         prior: Brain,
         budget_ms: float = DEFAULT_BUDGET_MS,
         worlds: int | None = None,
-        confidence: float = 1.0,
+        alpha: float = ALPHA,
     ) -> None:
         self.game = game_id
         self.prior = prior
         self.budget_ms = budget_ms
         self.worlds = worlds  # fixed number of sampled worlds (tests), instead of the clock
-        self.confidence = confidence  # how many standard errors the search must win by
+        self.alpha = alpha
         self.uno_rounds = 3  # UNO playouts: rounds of turns before guessing from hand sizes
-        self.uno_endgame = 3  # UNO: search once some hand is this small
         self.uno_colours = 2  # UNO: colours tried for a wild (most held, plus the next seat's void)
         self.policy: Policy = policy_for(game_id)
         self.determinize = determinizer_for(game_id)
@@ -83,28 +89,53 @@ class SearchBrain(Brain):
         self._cancel.clear()
         start = time.perf_counter()
         default = self.prior.decide(view, actions, rng)
-        if not self.searchable(view, actions):
+        if not self.searchable(view, actions, default):
             return default
         candidates = self.candidates(view, actions, default)
         if len(candidates) < 2:
             return default
         deadline = start + self.budget_ms / 1000.0
         seed = rng.getrandbits(64)
+        self.tune_policy(view)
         try:
             best = self.search(view, candidates, default, seed, deadline)
         except Exception as error:  # a failed search must not stop the game
             self.errors.append(repr(error))
             best = default
         self._cancel.clear()
+        if best != default:
+            remember = getattr(self.prior, "remember", None)
+            if remember is not None:
+                remember(view, best)  # the prior's memory must follow the card played
         return best
 
-    def searchable(self, view: Any, actions: Sequence[Action]) -> bool:
+    def searchable(self, view: Any, actions: Sequence[Action], default: Action) -> bool:
         kinds = {a.kind for a in actions}
-        if self.game in UNO_GAMES and min(view.hand_sizes) > self.uno_endgame:
-            return False  # early in an UNO hand the playouts are mostly noise
-        # challenges need a model of bluffing that random worlds lack; moon and colour of
-        # the first discard follow the rules' policies / the hand
-        return not kinds & {"challenge", "accept", "moon", "color"}
+        # challenges follow the opponent model's posterior; moon and colour of the first
+        # discard follow the rules' policies / the hand
+        if kinds & {"challenge", "accept", "moon", "color"}:
+            return False
+        return not self.dumps_top_card(view, default)
+
+    def dumps_top_card(self, view: Any, default: Action) -> bool:
+        """Hearts games: discarding the 13-point card on someone else's trick is never
+        worth second-guessing (a playout can only find noise there)."""
+        if self.game in UNO_GAMES or default.kind != "play" or not view.trick:
+            return False
+        info = trick_card(default.card)
+        if info.points < 13:
+            return False
+        lead = view.lead_suit
+        return lead is not None and info.suit != lead
+
+    def tune_policy(self, view: Any) -> None:
+        """Hand the opponent model's challenge rates to the UNO playout policy."""
+        opponents = getattr(self.prior, "opponents", None)
+        rates = getattr(self.policy, "challenge_rates", None)
+        if opponents is None or rates is None:
+            return
+        for seat in range(view.players):
+            rates[seat] = opponents.challenge_rate(seat)
 
     def candidates(self, view: Any, actions: Sequence[Action], default: Action) -> list[Action]:
         kinds = {a.kind for a in actions}
@@ -174,6 +205,9 @@ class SearchBrain(Brain):
         memory = getattr(self.prior, "memory", None)
         if memory is not None:
             worth |= memory.lacks((view.seat + view.direction) % view.players)
+        active = view.active_color
+        bluffing = active is not None and counts.get(active, 0) > 0
+        victim_size = view.hand_sizes[(view.seat + view.direction) % view.players]
         plays = []
         for action in actions:
             if action.kind != "play":
@@ -181,6 +215,8 @@ class SearchBrain(Brain):
             info = uno_card(action.card)
             if info.colour is None and action.choice not in worth:
                 continue
+            if info.kind == "wd4" and bluffing and victim_size > 1:
+                continue  # a bluff: only worth searching against a seat on one card
             plays.append(action)
         keep = [a for a in actions if a.kind in ("keep",)]
         result = plays + keep
@@ -217,14 +253,18 @@ class SearchBrain(Brain):
     ) -> Action:
         me = view.seat
         k = len(candidates)
+        d = candidates.index(default)
+        z = override_bound(k, self.alpha)
         totals = [0.0] * k
+        counts = [0] * k
         diffs = [0.0] * k  # sum of (value - value of default) per candidate
         diffs_sq = [0.0] * k
-        d = candidates.index(default)
+        alive = list(range(k))
         world_rng = random.Random(seed)
         avoid = self.avoid(view)
         sampled = 0
         limit = self.worlds
+        values = [0.0] * k
         while True:
             if limit is not None:
                 if sampled >= limit:
@@ -235,31 +275,33 @@ class SearchBrain(Brain):
                 break
             world = self.determinize(view, world_rng, avoid)
             playout_seed = world_rng.getrandbits(64)
-            values = [0.0] * k
-            for i, action in enumerate(candidates):
-                values[i] = self.playout(world, me, action, playout_seed)
+            complete = True
+            for i in alive:
+                if limit is None and sampled and time.perf_counter() >= deadline:
+                    complete = False  # out of time mid-world: drop the partial world
+                    break
+                values[i] = self.playout(world, me, candidates[i], playout_seed)
+            if not complete:
+                break
             base = values[d]
-            for i in range(k):
+            for i in alive:
                 totals[i] += values[i]
+                counts[i] += 1
                 delta = values[i] - base
                 diffs[i] += delta
                 diffs_sq[i] += delta * delta
             sampled += 1
-        best = d
-        best_edge = 0.0
-        for i in range(k):
-            if i == d:
-                continue
-            mean = diffs[i] / sampled
-            var = max(0.0, diffs_sq[i] / sampled - mean * mean)
-            se = math.sqrt(var / sampled) if sampled > 1 else math.inf
-            edge = mean - self.confidence * se
-            if edge > best_edge:
-                best, best_edge = i, edge
+            if sampled >= PRUNE_AFTER and len(alive) > 2:
+                alive = [
+                    i for i in alive if i == d or edge(diffs[i], diffs_sq[i], sampled, -z)[0] >= 0.0
+                ]
+        best = choose(diffs, diffs_sq, sampled, alive, d, z)
         self.last_stats = {
             "worlds": sampled,
             "candidates": k,
-            "means": [t / sampled for t in totals] if sampled else [],
+            "bound_z": z,
+            "alive": len(alive),
+            "means": [t / c if c else math.nan for t, c in zip(totals, counts, strict=True)],
             "chosen": str(candidates[best]),
             "default": str(default),
         }
@@ -326,3 +368,44 @@ class SearchBrain(Brain):
             return 1.0 if winner == me else 0.0
         others = [p for s, p in enumerate(points) if s != me]
         return sum(others) / len(others) - points[me]
+
+
+def override_bound(candidates: int, alpha: float = ALPHA) -> float:
+    """How many standard errors a challenger must beat the default by.
+
+    Bonferroni: ``candidates - 1`` one-sided comparisons share the error rate ``alpha``,
+    so the bound grows with the number of candidates.
+    """
+    comparisons = max(1, candidates - 1)
+    return NormalDist().inv_cdf(1.0 - alpha / comparisons)
+
+
+def edge(total: float, total_sq: float, n: int, z: float) -> tuple[float, float]:
+    """(mean - z * standard error, mean) of a candidate's advantage over the default."""
+    if n <= 1:
+        return (-math.inf if z > 0 else math.inf, total / n if n else 0.0)
+    mean = total / n
+    var = max(0.0, (total_sq / n - mean * mean) * n / (n - 1))
+    return (mean - z * math.sqrt(var / n), mean)
+
+
+def choose(
+    diffs: Sequence[float],
+    diffs_sq: Sequence[float],
+    sampled: int,
+    alive: Sequence[int],
+    default: int,
+    z: float,
+) -> int:
+    """The default, unless some candidate's advantage clears the corrected bound; among
+    those that do, the one with the best mean advantage."""
+    best, best_mean = default, 0.0
+    if sampled < 2:
+        return default
+    for i in alive:
+        if i == default:
+            continue
+        low, mean = edge(diffs[i], diffs_sq[i], sampled, z)
+        if low > 0.0 and mean > best_mean:
+            best, best_mean = i, mean
+    return best

@@ -3,7 +3,8 @@
 Normal scores every legal play: it steers the active colour towards the colour it holds
 most, sheds points, keeps wilds until they matter, hits a seat that is close to going out
 (Draw Two, Skip, Reverse, Wild Draw Four, even as a bluff when that seat has one card),
-challenges a Wild Draw Four when the public cards make a bluff likely, and reads the
+challenges a Wild Draw Four when its opponent model (unotable.ai.opponents) makes a bluff
+likely, and reads the
 discard pile to know which colours are scarce. Easy plays the first sensible card.
 """
 
@@ -17,6 +18,7 @@ from unotable.engine import Action
 
 from .base import Brain
 from .cards import UNO_COLOURS, UnoCard, uno_card
+from .opponents import UnoOpponents
 
 PER_COLOUR = 25  # one 0, two each of 1–9, Skip, Reverse, Draw Two (RULES §3.1)
 ATTACKS = frozenset({"skip", "draw2", "wd4"})
@@ -153,16 +155,24 @@ class UnoBrain(Brain):
 
     def __init__(self) -> None:
         self.memory = Memory()
+        self.opponents = UnoOpponents()
 
     def decide(self, view: Any, actions: Sequence[Action], rng: random.Random) -> Action:
         self.memory.observe(view)
+        self.opponents.observe(view)
         action = self.pick(view, actions)
-        self.memory.after(view, action)
+        self.remember(view, action)
         return action
+
+    def remember(self, view: Any, action: Action) -> None:
+        """Bookkeeping for the action actually played (a search may override ``pick``)."""
+        self.memory.after(view, action)
+        self.opponents.decided(view, action)
 
     def notice(self, view: Any, action: Action) -> None:
         self.memory.observe(view)
-        self.memory.after(view, action)
+        self.opponents.observe(view)
+        self.remember(view, action)
 
     def pick(self, view: Any, actions: Sequence[Action]) -> Action:
         kinds = {a.kind for a in actions}
@@ -239,28 +249,13 @@ class UnoBrain(Brain):
         return 0.6 * self.attack_bias
 
     def choose_challenge(self, view: Any, actions: Sequence[Action]) -> Action:
+        """Challenge when the posterior chance of a bluff beats the cost of being wrong."""
         challenge = next(a for a in actions if a.kind == "challenge")
         accept = next(a for a in actions if a.kind == "accept")
-        return challenge if self.bluff_chance(view) > 0.34 else accept
+        return challenge if self.opponents.should_challenge(view) else accept
 
     def bluff_chance(self, view: Any) -> float:
-        """Chance the Wild Draw Four was a bluff, from public cards and hand sizes.
-
-        P(held the colour) comes from how many cards of that colour are unseen; players
-        rarely bluff when they hold the colour, so Bayes shrinks it.
-        """
-        colour = getattr(view, "challenge_color", None)
-        if colour is None:
-            return 0.0
-        offender = (view.seat - view.direction) % view.players
-        size = view.hand_sizes[offender]
-        unseen = unseen_by_colour(view)
-        pool = max(1, sum(unseen.values()) + 8)
-        share = unseen[colour] / pool
-        held = 1.0 - (1.0 - share) ** size
-        bluff_rate, honest_rate = 0.25, 0.5
-        guilty = held * bluff_rate
-        return float(guilty / (guilty + (1.0 - held) * honest_rate))
+        return self.opponents.bluff_chance(view)
 
 
 class EasyUnoBrain(UnoBrain):

@@ -1,4 +1,8 @@
-"""kill -9 a real process mid-match, restart it, and compare the state action for action."""
+"""kill -9 a real process mid-match, restart it, and compare the state action for action.
+
+The driver (tests/match_driver.py) plays through the Controller and saves as the app does:
+its own match file, under its lock, through the background writer.
+"""
 
 from __future__ import annotations
 
@@ -6,16 +10,22 @@ import json
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
-from unotable.store import history, saves
-from unotable.store.drive import played
+from match_driver import played
+
+from unotable.controller import Controller
+from unotable.store import history
+from unotable.store.matches import list_matches, read_match
+from unotable.store.saves import load_file, new_match
 
 GAME, PLAYERS, SEED = "uno", 3, 20261122
 OPTIONS = {"target": 150}  # about 300 actions
+DRIVER = Path(__file__).with_name("match_driver.py")
 
 
 def drive(data_dir, *extra):
-    command = [sys.executable, "-m", "unotable.store.drive", "--data-dir", str(data_dir)]
+    command = [sys.executable, str(DRIVER), "--data-dir", str(data_dir)]
     command += ["--game", GAME, "--players", str(PLAYERS), "--seed", str(SEED), *extra]
     command += [f"--option={name}={json.dumps(value)}" for name, value in OPTIONS.items()]
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -35,14 +45,23 @@ def kill_after(process, count):
     return seen
 
 
-def assert_same_as_uninterrupted(record, match):
+def the_one_match(data_dir):
+    saved = list_matches(data_dir)
+    assert saved.notices == [] and len(saved.matches) == 1
+    (only,) = saved.matches
+    assert not only.in_use  # the killed process's lock went with it
+    return read_match(data_dir, only.match_id)
+
+
+def assert_same_as_uninterrupted(record):
     """The saved match equals a fresh run of the same seed to the same number of actions."""
     fresh_record, fresh = played(GAME, PLAYERS, SEED, OPTIONS, until=len(record.actions))
     assert record.actions == fresh_record.actions
-    assert match.history == fresh.history
-    assert match.log == fresh.log
+    resumed = Controller.from_record(record)
+    assert resumed.match.history == fresh.history
+    assert resumed.match.log == fresh.log
     for seat in range(PLAYERS):
-        assert match.view(seat) == fresh.view(seat)
+        assert resumed.match.view(seat) == fresh.view(seat)
 
 
 def test_kill9_then_resume_loses_nothing(tmp_path):
@@ -50,45 +69,38 @@ def test_kill9_then_resume_loses_nothing(tmp_path):
     for round_number, kill_at in enumerate((12, 40, 75)):
         process = drive(tmp_path, *(["--resume"] if round_number else []))
         seen = kill_after(process, kill_at)
-        resumed = saves.resume_autosave(tmp_path)
-        assert resumed is not None
-        record, match = resumed
+        record = the_one_match(tmp_path)
         # every reported action was saved first; later ones may be saved too
         assert len(record.actions) >= seen >= kill_at
         assert len(record.actions) >= saved  # never goes back
-        assert not match.over
-        assert_same_as_uninterrupted(record, match)
+        assert not record.finished
+        assert_same_as_uninterrupted(record)
         saved = len(record.actions)
 
     # the last restart plays to the end: the result is the uninterrupted match
     process = drive(tmp_path, "--resume")
     _, errors = process.communicate()
     assert process.returncode == 0, errors
-    assert saves.load_autosave(tmp_path) is None  # cleared once recorded
+    assert list_matches(tmp_path).total == 0  # finished: moved into the history
+    assert not list((tmp_path / "matches").iterdir())  # no lock or temp file left
     (entry,) = history.finished_matches(tmp_path)
-    record = saves.loads(entry.path.read_bytes())
-    match = saves.rebuild_match(record)
-    assert match.over and len(record.actions) > saved
-    assert_same_as_uninterrupted(record, match)
+    record = load_file(entry.path)
+    assert record.finished and len(record.actions) > saved
+    assert_same_as_uninterrupted(record)
 
 
-def test_kill9_with_the_apps_controller(tmp_path):
-    """The app's own path: controller, computer players, to_record, autosave, from_record."""
-    from unotable.controller import Controller
-
+def test_kill9_with_computer_players(tmp_path):
+    """Computer seats through run_computers: the save always rebuilds exactly."""
     saved = 0
     for round_number, kill_at in enumerate((10, 30)):
-        process = drive(tmp_path, "--controller", *(["--resume"] if round_number else []))
+        process = drive(tmp_path, "--computers", *(["--resume"] if round_number else []))
         seen = kill_after(process, kill_at)
-        record = saves.load_autosave(tmp_path)
-        assert record is not None and len(record.actions) >= max(seen, saved)
+        record = the_one_match(tmp_path)
+        assert len(record.actions) >= max(seen, saved)
         resumed = Controller.from_record(record)
-        fresh = saves.new_match(record)
+        fresh = new_match(record)
         for seat, text in record.actions:
             fresh.apply(seat, text)
-        assert resumed.to_record() == record
+        assert resumed.to_record().actions == record.actions
         assert resumed.match.history == fresh.history and resumed.match.log == fresh.log
-        assert [resumed.match.view(s) for s in range(PLAYERS)] == [
-            fresh.view(s) for s in range(PLAYERS)
-        ]
         saved = len(record.actions)

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from match_driver import played
 from textual.widgets import Static
 
 from unotable import cli
 from unotable.replay.frames import CHECKPOINT_EVERY, Replay, load_replay
 from unotable.replay.viewer import PAGE, ReplayApp
 from unotable.store import saves
-from unotable.store.drive import played
 from unotable.store.record import SAVE_FORMAT_VERSION, SeatRecord
 
 HEARTS = ("uno-hearts", 4, 3, {"target": 25, "pass_three": True})

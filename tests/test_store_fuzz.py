@@ -10,9 +10,10 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from match_driver import played
 
 from unotable.store import saves
-from unotable.store.drive import played
+from unotable.store.matches import list_matches, match_path, new_match_id
 from unotable.store.saves import SaveError
 
 RECORD, _ = played("uno", 3, seed=4, until=25)
@@ -90,13 +91,13 @@ def test_huge_number():
 
 @FUZZ
 @given(st.binary(max_size=200))
-def test_load_autosave_only_raises_save_error_and_keeps_the_file(raw):
+def test_listing_any_bytes_sets_them_aside_and_keeps_them(raw):
     with tempfile.TemporaryDirectory() as folder:
         data_dir = Path(folder)
-        (data_dir / "autosave.json").write_bytes(raw)
-        try:
-            saves.load_autosave(data_dir)
-        except SaveError as exc:
-            assert exc.moved_to is not None
-            assert exc.moved_to.read_bytes() == raw
-            assert os.listdir(data_dir) == [exc.moved_to.name]
+        path = match_path(data_dir, new_match_id())
+        path.parent.mkdir()
+        path.write_bytes(raw)
+        saved = list_matches(data_dir)
+        assert saved.matches == [] and len(saved.notices) == 1
+        (moved,) = os.listdir(path.parent)
+        assert (path.parent / moved).read_bytes() == raw

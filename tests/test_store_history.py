@@ -7,9 +7,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from match_driver import played
 
 from unotable.store import history, saves
-from unotable.store.drive import played
 from unotable.store.history import HistoryEntry, SeatFigures, seat_figures
 from unotable.store.record import SeatRecord
 from unotable.store.saves import SaveError

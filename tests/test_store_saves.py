@@ -1,17 +1,18 @@
-"""The autosave: atomic writes, round trips for every game, damaged files set aside."""
+"""The save format and files: atomic writes, round trips for every game, damaged files set aside."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
+from match_driver import played
 
 from unotable.engine import GAME_IDS
 from unotable.store import files, saves
-from unotable.store.drive import played
-from unotable.store.paths import autosave_path
+from unotable.store.matches import MatchFile, list_matches, match_path, new_match_id
 from unotable.store.record import SAVE_FORMAT_VERSION, MatchRecord, SeatRecord
 from unotable.store.saves import SaveError
 
@@ -68,14 +69,29 @@ def test_temporary_file_is_in_the_same_directory(tmp_path, monkeypatch):
 
 
 def test_stale_temporary_files_are_removed_but_fresh_ones_kept(tmp_path):
-    path = autosave_path(tmp_path)
-    old = tmp_path / ".autosave.json.abc.tmp"
-    fresh = tmp_path / ".autosave.json.def.tmp"
+    old = tmp_path / ".settings.json.abc.tmp"
+    fresh = tmp_path / ".settings.json.def.tmp"
     old.write_text("half")
     fresh.write_text("half")
     os.utime(old, (1_000_000, 1_000_000))
-    files.remove_stale_temps(path)
+    assert files.remove_stale_temps(tmp_path) == 1
     assert not old.exists() and fresh.exists()
+
+
+def save_match(data_dir, record):
+    """A saved match file holding ``record``, released (as after quitting); its id."""
+    match_file = MatchFile.create(data_dir)
+    match_file.save(record)
+    match_file.close()
+    return match_file.match_id
+
+
+def load_match(data_dir, match_id):
+    match_file = MatchFile.open(data_dir, match_id)
+    try:
+        return match_file.load()
+    finally:
+        match_file.close()
 
 
 # -- round trips ---------------------------------------------------------------------------
@@ -86,8 +102,7 @@ def test_stale_temporary_files_are_removed_but_fresh_ones_kept(tmp_path):
 def test_round_trip_rebuilds_the_exact_state(tmp_path, game, until):
     record, match = played(game, PLAYERS[game], seed=11, options=SHORT[game], until=until)
     assert match.over == (until is None)
-    saves.autosave(record, tmp_path)
-    loaded = saves.load_autosave(tmp_path)
+    loaded = load_match(tmp_path, save_match(tmp_path, record))
     assert loaded == record
     rebuilt = saves.rebuild_match(loaded)
     assert rebuilt.history == match.history
@@ -116,26 +131,6 @@ def test_loads_ignores_unknown_keys_and_fills_optional_ones():
     assert loaded.actions == record.actions and loaded.started == "" and not loaded.finished
 
 
-def test_load_autosave_without_a_file_is_none(tmp_path):
-    assert saves.load_autosave(tmp_path / "never-created") is None
-    assert saves.resume_autosave(tmp_path) is None
-
-
-def test_clear_autosave(tmp_path):
-    record, _ = played("uno", 2, seed=3, until=2)
-    saves.autosave(record, tmp_path)
-    saves.clear_autosave(tmp_path)
-    saves.clear_autosave(tmp_path)  # twice is fine
-    assert saves.load_autosave(tmp_path) is None
-
-
-def test_resume_autosave_gives_record_and_match(tmp_path):
-    record, match = played("wild-twist-hearts", 5, seed=8, until=30)
-    saves.autosave(record, tmp_path)
-    loaded, rebuilt = saves.resume_autosave(tmp_path)
-    assert loaded == record and rebuilt.log == match.log
-
-
 # -- damaged files -------------------------------------------------------------------------
 
 
@@ -157,45 +152,49 @@ def _newer_version() -> str:
         (lambda: "", "corrupt", "empty"),
         (lambda: "\x00\xff garbage", "corrupt", "damaged"),
         (lambda: "[1, 2, 3]", "corrupt", "not a saved match"),
-        (_newer_version, "newer", "newer unotable"),
+        (_newer_version, "corrupt", "newer unotable"),
     ],
     ids=["truncated", "empty", "garbage", "wrong-shape", "newer-version"],
 )
-def test_unusable_save_is_moved_aside_with_a_clear_error(tmp_path, make_text, label, message):
+def test_unusable_save_is_moved_aside_with_a_clear_notice(tmp_path, make_text, label, message):
     text = make_text()
-    path = autosave_path(tmp_path)
+    path = match_path(tmp_path, new_match_id())
+    path.parent.mkdir(parents=True)
     path.write_text(text, encoding="utf-8")
-    with pytest.raises(SaveError, match=message) as caught:
-        saves.load_autosave(tmp_path)
-    moved = caught.value.moved_to
-    assert moved is not None and moved.parent == tmp_path
-    assert moved.name.startswith(f"autosave.json.{label}-")
-    assert str(moved) in str(caught.value)
+    saved = list_matches(tmp_path)
+    assert saved.matches == [] and saved.total == 0
+    (notice,) = saved.notices
+    assert message in notice
+    (moved,) = path.parent.glob(f"{path.name}.{label}-*")
+    assert str(moved) in notice
     assert moved.read_text(encoding="utf-8") == text  # kept, never deleted
     assert not path.exists()
-    assert saves.load_autosave(tmp_path) is None  # and a new match can start
 
 
 def test_files_set_aside_never_overwrite_each_other(tmp_path):
-    path = autosave_path(tmp_path)
-    for n in range(3):
+    path = tmp_path / "x.json"
+    for n in range(5):  # all within the same second
         path.write_text(f"broken {n}")
-        with pytest.raises(SaveError):
-            saves.load_autosave(tmp_path)
+        files.move_aside(path, "corrupt")
     kept = sorted(p.read_text() for p in tmp_path.iterdir())
-    assert kept == ["broken 0", "broken 1", "broken 2"]
+    assert kept == [f"broken {n}" for n in range(5)]
 
 
-def test_save_whose_actions_do_not_replay_is_set_aside_on_resume(tmp_path):
+def test_set_aside_names_hold_the_time_and_a_counter(tmp_path):
+    first = tmp_path / "a.json"
+    first.write_text("1")
+    moved = files.move_aside(first, "corrupt")
+    assert re.fullmatch(r"a\.json\.corrupt-\d{8}T\d{6}\.\d{6}Z-\d+-\d+", moved.name)
+
+
+def test_save_whose_actions_do_not_replay_is_refused_on_rebuild(tmp_path):
     record, _ = played("uno", 3, seed=5, until=10)
     bad = MatchRecord(
         record.game, record.options, record.seats, record.seed, [*record.actions, (0, "R99")]
     )
-    saves.autosave(bad, tmp_path)
-    with pytest.raises(SaveError, match=r"action 11 .* does not replay") as caught:
-        saves.resume_autosave(tmp_path)
-    assert caught.value.moved_to is not None and caught.value.moved_to.exists()
-    assert saves.load_autosave(tmp_path) is None
+    loaded = load_match(tmp_path, save_match(tmp_path, bad))
+    with pytest.raises(SaveError, match=r"action 11 .* does not replay"):
+        saves.rebuild_match(loaded)
 
 
 @pytest.mark.parametrize(

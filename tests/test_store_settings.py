@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -40,7 +41,25 @@ def test_unreadable_file_falls_back_and_is_left_alone(tmp_path, content):
     changed = change_settings(settings, tmp_path, speed="slow")
     assert changed.speed == "slow"
     assert load_settings(tmp_path) == (changed, None)
-    assert (tmp_path / "settings.json.unreadable").read_bytes() == content
+    (kept,) = tmp_path.glob("settings.json.unreadable-*")
+    assert kept.read_bytes() == content
+
+
+def test_a_second_broken_settings_file_never_replaces_the_first(tmp_path):
+    path = settings_path(tmp_path)
+    for broken in (b"{first", b"{second"):
+        path.write_bytes(broken)
+        settings, _ = load_settings(tmp_path)
+        change_settings(settings, tmp_path, speed="fast" if broken == b"{first" else "slow")
+    kept = sorted(p.read_bytes() for p in tmp_path.glob("settings.json.unreadable-*"))
+    assert kept == [b"{first", b"{second"]
+
+
+def test_a_fifo_settings_file_does_not_block(tmp_path):
+    os.mkfifo(settings_path(tmp_path))
+    settings, notice = load_settings(tmp_path)  # returns at once: opened without blocking
+    assert settings == Settings()
+    assert notice is not None and "FIFO" in notice
 
 
 def test_a_bad_value_falls_back_for_that_setting_only(tmp_path):

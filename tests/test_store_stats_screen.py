@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from match_driver import played
 from textual.app import App
 from textual.widgets import DataTable, Static
 
 from unotable.app.screens.stats import StatsScreen
 from unotable.engine import GAME_IDS
 from unotable.store import history
-from unotable.store.drive import played
 from unotable.store.record import SeatRecord
 
 

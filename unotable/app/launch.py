@@ -10,7 +10,9 @@ import argparse
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--resume", action="store_true", help="continue the autosaved match straight away"
+        "--resume",
+        action="store_true",
+        help="continue the most recently played saved match straight away",
     )
     parser.add_argument(
         "--data-dir",

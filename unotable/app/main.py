@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -55,10 +56,15 @@ class UnoTableApp(App[None]):
         self.resume = resume
         self._mono_filter: Monochrome | None = None
         self.first_frame_shown = False
-        self.saved_record: Any = None
         self.served = os.environ.get(SERVED_ENV) == "1"
         if self.served and (served_notice := os.environ.get(SERVED_NOTICE_ENV)):
             self.notices.append(served_notice)
+        self.saved: Any = None  # the store's SavedList, once looked at
+        self.save_problem: str | None = None  # why the data dir cannot be written
+        self._store_prepared = False
+        self._playing: tuple[Any, Any] = (None, None)  # (controller, its MatchFile)
+        self._writer: Any = None
+        self._save_error = ""
 
     # -- preferences ----------------------------------------------------------------------
 
@@ -125,77 +131,193 @@ class UnoTableApp(App[None]):
             if after_first_frame is not None:
                 after_first_frame()
 
+    # -- saved matches (unotable.store.matches: one file per match) ----------------------
+
+    def prepare_store(self) -> None:
+        """Start-up checks, once: can the data dir be written; old temp files removed."""
+        if self._store_prepared or not self.use_store or self.data_dir is None:
+            return
+        self._store_prepared = True
+        from unotable.store.matches import prepare
+
+        self.save_problem, notices = prepare(self.data_dir)
+        self.notices.extend(notices)
+
+    @property
+    def saving(self) -> bool:
+        return self.use_store and self.data_dir is not None and self.save_problem is None
+
+    def save_problem_text(self) -> str:
+        return (
+            f"Saving is off: {self.save_problem}. Matches will not be saved. "
+            "Fix the folder's permissions, or start with --data-dir DIR."
+        )
+
+    def refresh_saved(self) -> str | None:
+        """List the saved matches again; a notice if files had to be set aside."""
+        self.prepare_store()
+        if not self.saving:
+            self.saved = None
+            return None
+        from unotable.store.matches import list_matches
+
+        assert self.data_dir is not None
+        self.saved = list_matches(self.data_dir)
+        return " ".join(self.saved.notices) or None
+
+    def has_saved(self) -> bool:
+        return self.saved is not None and bool(self.saved.matches)
+
     def continue_saved(self) -> None:
+        """Continue (and --resume): the most recently played match nobody else has open."""
         notice = self.refresh_saved()
-        record = self.saved_record
         if notice:
             self.notify(notice, severity="warning", timeout=10)
-        if record is None:
+        if self.saved is None or not self.saved.matches:
             if notice is None:
                 self.notify("There is no saved match to continue.", timeout=5)
             return
+        free = [m for m in self.saved.matches if not m.in_use]
+        if not free:
+            self.resume_saved(self.saved.matches[0].match_id)  # says it is in use
+            return
+        self.resume_saved(free[0].match_id)
+
+    def resume_saved(self, match_id: str) -> bool:
+        """Take over a saved match and open its table; False (with a notice) if not."""
         from unotable.controller import Controller
         from unotable.engine.errors import EngineError
-
-        try:
-            controller = Controller.from_record(record, speed=self.prefs.speed)
-        except (EngineError, ValueError) as error:
-            self.notify(self.set_save_aside(error), severity="error", timeout=10)
-            return
-        self.start_match(controller)
-
-    def set_save_aside(self, error: Exception) -> str:
-        """Move an autosave that does not replay aside (never delete it); the notice to show."""
-        from unotable.store.files import move_aside
-        from unotable.store.paths import autosave_path
+        from unotable.store.matches import MatchFile, MatchGone, MatchInUse
+        from unotable.store.saves import SaveError
 
         assert self.data_dir is not None
-        self.saved_record = None
         try:
-            moved = move_aside(autosave_path(self.data_dir), "corrupt")
-        except OSError:
-            return f"The saved match could not be rebuilt ({error})."
-        return f"The saved match could not be rebuilt ({error}); it was moved to {moved}."
-
-    def has_saved(self) -> bool:
-        return self.saved_record is not None
-
-    def refresh_saved(self) -> str | None:
-        """Look for the autosave again; returns a notice if it was damaged (and set aside)."""
-        self.saved_record, notice = self.load_saved()
-        return notice
-
-    def load_saved(self) -> tuple[Any, str | None]:
-        """(record or None, notice or None) for the autosaved match."""
-        if not self.use_store or self.data_dir is None:
-            return None, None
-        from unotable.store.saves import SaveError, load_autosave
-
+            match_file = MatchFile.open(self.data_dir, match_id)
+        except MatchInUse as error:
+            self.offer_watch(match_id, str(error))
+            return False
+        except (MatchGone, OSError) as error:
+            self.notify(str(error), severity="warning", timeout=8)
+            return False
         try:
-            return load_autosave(self.data_dir), None
-        except SaveError as error:  # damaged or newer file, already moved aside
-            return None, str(error)
+            record = match_file.load()
+            controller = Controller.from_record(record, speed=self.prefs.speed)
+        except (SaveError, EngineError, ValueError) as error:
+            self.notify(str(match_file.set_aside(str(error))), severity="error", timeout=10)
+            self.refresh_saved()
+            return False
+        self.start_match(controller, match_file)
+        return True
+
+    def offer_watch(self, match_id: str, reason: str) -> None:
+        from .screens.common import ChoiceScreen
+
+        def answer(choice: str | None) -> None:
+            if choice == "watch":
+                from .screens.saved import WatchScreen
+
+                assert self.data_dir is not None
+                self.push_screen(WatchScreen(self.data_dir, match_id))
+
+        self.push_screen(
+            ChoiceScreen(
+                "This match is in use",
+                [("watch", "Watch it (read only)"), ("back", "Back")],
+                explanation=reason + " Only that session saves it; you may watch.",
+                dialog_id="in-use-dialog",
+            ),
+            answer,
+        )
 
     def autosave(self, controller: Any) -> None:
-        if not self.use_store or self.data_dir is None:
+        """The table's on_action: hand the newest record to the background writer."""
+        if not self.saving:
             return
-        from unotable.store import history, saves
+        from unotable.store.matches import MatchFile, summary_of
 
-        try:
-            record = controller.to_record()
-            if record.finished:
-                # history first: if that fails, the autosave still holds the match
-                history.record_finished(record, self.data_dir, controller.match)
-                saves.clear_autosave(self.data_dir)
-            else:
-                saves.autosave(record, self.data_dir)
-        except (OSError, saves.SaveError) as error:
-            self.notify(f"Autosave failed: {error}", severity="warning")
+        playing, match_file = self._playing
+        if controller is not playing or match_file is None:
+            self.release_match()  # "play again": a new match, a new file
+            assert self.data_dir is not None
+            try:
+                match_file = MatchFile.create(self.data_dir)
+            except OSError as error:
+                self._save_failed(f"{error.strerror or error}")
+                return
+            self._playing = (controller, match_file)
+        record = controller.to_record()
+        if record.finished:
+            self.writer.finish(match_file, record, controller.match)
+            self._playing = (None, None)
+        else:
+            self.writer.save(match_file, record, summary_of(controller.match))
 
-    def start_match(self, controller: Any) -> None:
+    def table_closed(self) -> None:
+        """Called by the lobby when it is back on top: no table, so no match being played."""
         from .screens.table import TableScreen
 
+        if not any(isinstance(s, TableScreen) for s in self.screen_stack):
+            self.release_match()
+
+    def release_match(self) -> None:
+        """The table closed: let another session take its match over once it is written."""
+        _, match_file = self._playing
+        self._playing = (None, None)
+        if match_file is not None:
+            self.writer.release(match_file)
+
+    @property
+    def writer(self) -> Any:
+        if self._writer is None:
+            from unotable.store.writer import AutosaveWriter
+
+            failed = self._from_writer(self._save_failed)
+            works = self._from_writer(self._save_works)
+            self._writer = AutosaveWriter(
+                on_error=failed, on_saved=lambda _: works("") if self._save_error else None
+            )
+        return self._writer
+
+    def _from_writer(self, handler: Any) -> Any:
+        """``handler`` run on the UI's loop, called from the writer thread without waiting."""
+        loop = self._loop
+
+        def call(message: str) -> None:
+            if loop is not None:
+                with contextlib.suppress(RuntimeError):  # the app has closed
+                    loop.call_soon_threadsafe(handler, message)
+
+        return call
+
+    def _save_failed(self, message: str) -> None:
+        if message != self._save_error:  # once per kind of failure, not after every move
+            self.notify(f"Autosave failed: {message}. The match goes on.", severity="warning")
+        self._save_error = message
+
+    def _save_works(self, _: str) -> None:
+        if self._save_error:
+            self._save_error = ""
+            self.notify("Autosave works again.", timeout=4)
+
+    def flush_saves(self, timeout: float = 10.0) -> bool:
+        """Wait for the writer (quitting); True if everything handed over is on disk."""
+        if self._writer is None:
+            return True
+        self.release_match()
+        return bool(self._writer.flush(timeout))
+
+    def on_unmount(self) -> None:
+        self.flush_saves()
+
+    def start_match(self, controller: Any, match_file: Any = None) -> None:
+        """Open the table. ``match_file``: the saved match it continues (None: a new one)."""
+        from .screens.table import TableScreen
+
+        self.release_match()
+        self._playing = (controller, match_file)
         controller.on_action = self.autosave
+        if self.use_store and self.save_problem is not None:
+            self.notify(self.save_problem_text(), severity="warning", timeout=8)
         self.push_screen(TableScreen(controller))
 
     # -- actions --------------------------------------------------------------------------

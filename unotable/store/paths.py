@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-AUTOSAVE_NAME = "autosave.json"
+AUTOSAVE_NAME = "autosave.json"  # the single slot of unotable 0.x; moved into matches/ at start
+MATCHES_DIR_NAME = "matches"
+TRASH_DIR_NAME = "trash"
 HISTORY_DIR_NAME = "history"
 SETTINGS_NAME = "settings.json"
 
@@ -18,6 +20,14 @@ def default_data_dir() -> Path:
 
 def autosave_path(data_dir: Path) -> Path:
     return Path(data_dir) / AUTOSAVE_NAME
+
+
+def matches_dir(data_dir: Path) -> Path:
+    return Path(data_dir) / MATCHES_DIR_NAME
+
+
+def trash_dir(data_dir: Path) -> Path:
+    return Path(data_dir) / TRASH_DIR_NAME
 
 
 def history_dir(data_dir: Path) -> Path:

@@ -1,4 +1,4 @@
-"""The autosaved match: written after every action, read back at start-up.
+"""The save format: a match record as JSON text, read back safely, and rebuilt by replay.
 
 A save is JSON: a format tag and version, the game, options, seats, seed and every
 ``[seat, action]`` in notation. Replaying the actions rebuilds the exact state, because
@@ -11,8 +11,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeGuard
 
-from .files import atomic_write, move_aside, remove_stale_temps
-from .paths import autosave_path
+from .files import read_limited
 from .record import SAVE_FORMAT_VERSION, MatchRecord, SeatRecord
 
 if TYPE_CHECKING:
@@ -66,6 +65,22 @@ def dumps(record: MatchRecord, extra: dict[str, Any] | None = None) -> str:
     else:
         lines.append('  "actions": []')
     return "{\n" + "\n".join(lines) + "\n}\n"
+
+
+def load_file(path: Path) -> MatchRecord:
+    """The record in a save file, read safely (see files.read_limited).
+
+    FileNotFoundError if there is none; SaveError for anything else that is wrong.
+    """
+    try:
+        # the bytes are dropped once decoded, the text once parsed: one copy at a time
+        data = parse_json(read_limited(path))
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        reason = str(exc) if exc.strerror is None else f"it could not be read ({exc.strerror})"
+        raise SaveError(reason) from exc
+    return record_from_dict(data)
 
 
 def loads(text: str | bytes) -> MatchRecord:
@@ -132,8 +147,7 @@ def record_from_dict(data: dict[str, Any]) -> MatchRecord:
     actions = data.get("actions")
     if not isinstance(actions, list):
         raise SaveError("it has no list of actions")
-    pairs: list[tuple[int, str]] = []
-    for i, pair in enumerate(actions, 1):
+    for i, pair in enumerate(actions):
         if (
             not isinstance(pair, list)
             or len(pair) != 2
@@ -141,8 +155,11 @@ def record_from_dict(data: dict[str, Any]) -> MatchRecord:
             or not 0 <= pair[0] < len(seats)
             or not isinstance(pair[1], str)
         ):
-            raise SaveError(f"action {i} is not a [seat, notation] pair (got {_short(pair)})")
-        pairs.append((pair[0], pair[1]))
+            raise SaveError(f"action {i + 1} is not a [seat, notation] pair (got {_short(pair)})")
+    # tuples in place, so a long match is not held twice
+    pairs: list[tuple[int, str]] = actions
+    for i, pair in enumerate(actions):
+        pairs[i] = (pair[0], pair[1])
     return MatchRecord(
         game=game,
         options=options,
@@ -192,64 +209,3 @@ def rebuild_match(record: MatchRecord) -> Match:
     for number, (seat, text) in enumerate(record.actions, 1):
         replay_action(match, number, seat, text)
     return match
-
-
-# -- the autosave file --------------------------------------------------------------------
-
-
-def autosave(record: MatchRecord, data_dir: Path) -> None:
-    """Write ``record`` as the autosave, atomically (the old save or the new, never half)."""
-    atomic_write(autosave_path(data_dir), dumps(record))
-
-
-def load_autosave(data_dir: Path) -> MatchRecord | None:
-    """The autosaved match, or None if there is none.
-
-    A file that cannot be read (damaged, cut short, from a newer version) is renamed
-    aside, never deleted, and SaveError says what happened and where it went.
-    """
-    path = autosave_path(data_dir)
-    remove_stale_temps(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise _set_aside(path, f"it could not be read ({exc.strerror or exc})", "corrupt") from exc
-    try:
-        return loads(raw)
-    except SaveError as exc:
-        label = "newer" if isinstance(exc, NewerSaveError) else "corrupt"
-        raise _set_aside(path, str(exc), label) from exc
-
-
-def resume_autosave(data_dir: Path) -> tuple[MatchRecord, Match] | None:
-    """The autosaved record and its rebuilt match, or None if there is no save.
-
-    Like load_autosave, and a save whose actions do not replay is set aside too.
-    """
-    record = load_autosave(data_dir)
-    if record is None:
-        return None
-    try:
-        return record, rebuild_match(record)
-    except SaveError as exc:
-        raise _set_aside(autosave_path(data_dir), str(exc), "corrupt") from exc
-
-
-def clear_autosave(data_dir: Path) -> None:
-    """Forget the autosave (the match ended or was abandoned)."""
-    autosave_path(data_dir).unlink(missing_ok=True)
-
-
-def _set_aside(path: Path, reason: str, label: str) -> SaveError:
-    try:
-        moved = move_aside(path, label)
-    except OSError as exc:
-        return SaveError(
-            f"The saved match {path} could not be used: {reason}. "
-            f"It could not be moved aside either ({exc.strerror or exc})."
-        )
-    return SaveError(
-        f"The saved match could not be used: {reason}. It was moved to {moved}.", moved_to=moved
-    )

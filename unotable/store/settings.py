@@ -11,11 +11,12 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from .files import atomic_write
+from .files import atomic_write, move_aside, read_limited
 from .paths import settings_path
 
 CARD_STYLES = ("unicode", "ascii")
-UNREADABLE_SUFFIX = ".unreadable"
+UNREADABLE_LABEL = "unreadable"
+MAX_SETTINGS_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ def load_settings(data_dir: Path) -> tuple[Settings, str | None]:
     """The saved settings and a notice for the user (None when all is well). Never writes."""
     path = settings_path(data_dir)
     try:
-        raw = path.read_bytes()
+        raw = read_limited(path, MAX_SETTINGS_BYTES)  # a FIFO or a huge file never blocks
     except FileNotFoundError:
         return Settings(), None
     except OSError as exc:
@@ -47,11 +48,13 @@ def save_settings(settings: Settings, data_dir: Path) -> None:
     """Write ``settings`` atomically. An unreadable old file is kept beside it first."""
     path = settings_path(data_dir)
     try:
-        old = path.read_bytes()
-    except OSError:
+        old = read_limited(path, MAX_SETTINGS_BYTES)
+    except FileNotFoundError:
         old = None
+    except OSError:
+        old = b""  # unreadable: kept aside like a damaged one
     if old is not None and _parse(old) is None:
-        path.replace(path.with_name(path.name + UNREADABLE_SUFFIX))
+        move_aside(path, UNREADABLE_LABEL)  # a unique name: an earlier one is never replaced
     data = {**settings.extra, **asdict(settings)}
     del data["extra"]
     atomic_write(path, json.dumps(data, indent=2, sort_keys=True) + "\n")

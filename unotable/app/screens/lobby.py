@@ -50,6 +50,7 @@ class LobbyScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "start", "Start"),
         Binding("c", "continue", "Continue"),
+        Binding("m", "saved_matches", "Saved"),
         Binding("o", "settings", "Settings"),
         Binding("t", "stats", "Stats"),
         Binding("f1", "rules", "Rules"),
@@ -117,6 +118,7 @@ class LobbyScreen(Screen[None]):
             Horizontal(
                 Button("Start", id="start", variant="primary", compact=True),
                 Button("Continue", id="continue", compact=True),
+                Button("Saved matches", id="saved", compact=True),
                 id="lobby-buttons",
             ),
         ]
@@ -169,7 +171,9 @@ class LobbyScreen(Screen[None]):
         notice = app.refresh_saved() if not app.resume else None
         if notice:
             app.notices.append(notice)
-        self.query_one("#continue", Button).display = app.has_saved()
+        self._show_saved()
+        if app.save_problem is not None:
+            app.notices.append(app.save_problem_text())  # last: it stays in the message line
         games = self.query_one("#games", OptionList)
         if self.game_id in self.game_ids:
             games.highlighted = self.game_ids.index(self.game_id)
@@ -187,10 +191,20 @@ class LobbyScreen(Screen[None]):
         if not self.filled:
             return
         app: Any = self.app
+        app.table_closed()
         notice = app.refresh_saved()
         if notice:
             self.notify(notice, severity="warning", timeout=10)
+        self._show_saved()
+
+    def _show_saved(self) -> None:
+        app: Any = self.app
+        saved = app.saved
+        count = saved.total if saved is not None else 0
         self.query_one("#continue", Button).display = app.has_saved()
+        button = self.query_one("#saved", Button)
+        button.display = count > 0
+        button.label = f"Saved matches ({count})"
         self.refresh_bindings()
 
     # -- remembering the setup ------------------------------------------------------------
@@ -411,6 +425,18 @@ class LobbyScreen(Screen[None]):
         else:
             self._message("There is no saved match to continue.")
 
+    @on(Button.Pressed, "#saved")
+    def action_saved_matches(self) -> None:
+        from .saved import SavedMatchesScreen
+
+        app: Any = self.app
+
+        def chosen(match_id: str | None) -> None:
+            if match_id is not None:
+                app.resume_saved(match_id)
+
+        self.app.push_screen(SavedMatchesScreen(), chosen)
+
     def action_settings(self) -> None:
         from .settings import SettingsScreen
 
@@ -433,7 +459,7 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(KeysScreen())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "continue":
+        if action in ("continue", "saved_matches"):
             app: Any = self.app
             return app.has_saved()
         return True

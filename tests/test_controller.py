@@ -191,13 +191,15 @@ def test_a_computer_takes_its_forced_keep_as_a_paced_turn() -> None:
 
 
 def test_the_centre_panel_does_not_say_whether_a_drawn_card_plays() -> None:
-    from unotable.app.widgets.center import _pending
+    from unotable.app.games import presentation_for
+    from unotable.app.words import Seats
 
-    names = ["P0", "P1"]
+    uno = presentation_for("uno")
+    names = Seats(["P0", "P1"])
     lines = []
     for pile in (["R9", "B6"], ["G9", "B6"]):  # playable, then not
         match = drawing_human(pile).match
         match.apply(0, "draw")
-        assert _pending(match.view(0), names) == "Play the card you drew, or keep it."
-        lines.append(_pending(match.view(1), names))
+        assert uno.pending_line(match.view(0), names) == "Play the card you drew, or keep it."
+        lines.append(uno.pending_line(match.view(1), names))
     assert lines == ["P0 drew a card.", "P0 drew a card."]

@@ -21,15 +21,14 @@ from textual.worker import Worker, WorkerState
 from unotable.controller import Controller, Pace
 from unotable.engine import Action, EngineError, Event
 
-from ..cards import CardStyle, sort_cards
 from ..describe import describe
+from ..games import GamePresentation, presentation_for
 from ..widgets.center import CenterPanel
 from ..widgets.hand import NUMBER_KEYS, HandView
 from ..widgets.seats import SeatsPanel
 from . import prompts
 from .common import TooSmall, screen_too_small
 
-HEARTS_GAMES = ("uno-hearts", "wild-twist-hearts")
 # Kinds answered in a dialog rather than by picking a card from the hand.
 DIALOG_KINDS = ("color", "challenge", "direction", "give", "moon", "keep", "decline")
 CATCH_WINDOW = {"slow": 2.5, "normal": 1.8, "fast": 1.2, "instant": 0.0}
@@ -97,9 +96,9 @@ class TableScreen(Screen[None]):
     # -- what is on screen ----------------------------------------------------------------
 
     @property
-    def card_style(self) -> CardStyle:
+    def card_style(self) -> GamePresentation:
         app: Any = self.app
-        return CardStyle(self.game_id, app.card_theme, app.ascii_cards)
+        return presentation_for(self.game_id, app.card_theme, app.ascii_cards)
 
     def names(self) -> list[str]:
         return [s.name for s in self.controller.seats]
@@ -127,9 +126,7 @@ class TableScreen(Screen[None]):
         turn = c.turn()
         cards = self.card_style
         names = self.names()
-        self.query_one(SeatsPanel).show(
-            view, names, self.kinds(), turn.seat, viewer, cards.ascii_only
-        )
+        self.query_one(SeatsPanel).show(view, names, self.kinds(), turn.seat, viewer, cards)
         recent = [describe(event, names, cards) for event in self.recent]
         self.query_one(CenterPanel).show(view, names, cards, [r for r in recent if r])
         if (cards.theme, cards.ascii_only) != self._style_key:
@@ -141,11 +138,11 @@ class TableScreen(Screen[None]):
             box.border_title = "Cards hidden"
             hand.hide("Cards are hidden until the next player takes the keyboard.")
         else:
-            ordered = sort_cards(view.hand, self.game_id, self.sort_by)
+            ordered = cards.sort(view.hand, self.sort_by)
             playable = set()
             if self.acting_human() == viewer:
-                legal_cards = {str(a.card) for a in c.legal(viewer) if a.kind == "play"}
-                playable = {i for i, card in enumerate(ordered) if str(card) in legal_cards}
+                legal_cards = {a.card for a in c.legal(viewer) if a.kind == "play"}  # interned
+                playable = {i for i, card in enumerate(ordered) if card in legal_cards}
             hand.show(ordered, playable, cards)
             owner = "Your hand" if names[viewer] == "You" else f"{names[viewer]}'s hand"
             box.border_title = f"{owner} ({len(ordered)} cards)"
@@ -320,9 +317,7 @@ class TableScreen(Screen[None]):
         for event in match.events_for(viewer, self._events_seen):
             line = describe(event, names, cards)
             if line and event.kind not in ("deal", "hand"):
-                self.recent.append(event)
-                if event.kind in ("catch", "exposed", "uno", "creeper", "pass_hand", "moon"):
-                    self.notify(line, timeout=3)
+                self.recent.append(event)  # shown in the centre's recent lines, not as a toast
         self.recent = self.recent[-6:]
         self._events_seen = len(match.log)
         self.advance()
@@ -391,7 +386,7 @@ class TableScreen(Screen[None]):
         seat = self.acting_human()
         legal = c.legal(seat) if seat is not None else []
         kinds = {a.kind for a in legal}
-        uno_game = self.game_id in ("uno", "uno-minecraft")
+        uno_game = self.card_style.has_uno_calls
         if action in ("play", "cursor", "pick"):
             return seat is not None and "play" in kinds
         if action == "draw":
@@ -405,7 +400,7 @@ class TableScreen(Screen[None]):
         if action == "catch":
             return uno_game and self._catcher() is not None
         if action == "last_trick":
-            return self.game_id in HEARTS_GAMES
+            return self.card_style.has_tricks
         if action == "skip_ahead":
             turn = c.turn()
             return not turn.over and not turn.human
@@ -449,9 +444,9 @@ class TableScreen(Screen[None]):
             return
         card = hand.cards[hand.cursor]
         c = self.controller
-        plays = [a for a in c.legal(seat) if a.kind == "play" and str(a.card) == str(card)]
+        plays = [a for a in c.legal(seat) if a.kind == "play" and a.card is card]
         if not plays:
-            self.send(seat, prompts.attempt(c, card))
+            self.send(seat, prompts.attempt(self.card_style, card))
             return
         wanted = [a for a in plays if a.uno == self.uno_marked] or [a for a in plays if not a.uno]
         if len(wanted) == 1:

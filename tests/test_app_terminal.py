@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from test_app_support import controller, make_app, screen_text, settle, start
 
-from unotable.app.cards import CardStyle
+from unotable.app.games import presentation_for
 from unotable.app.main import UnoTableApp
 from unotable.app.prefs import Prefs
 from unotable.app.screens.common import ChoiceScreen
@@ -55,14 +55,14 @@ async def test_quit_asks_first_and_escape_keeps_playing() -> None:
 
 def test_ascii_cards_and_monochrome_keep_every_colour_letter() -> None:
     twist = get_game("wild-twist-hearts").parse_card("QS")
-    assert CardStyle("wild-twist-hearts", ascii_only=True).label(twist) == "QS"
-    assert CardStyle("wild-twist-hearts").label(twist) == "Q♠"
+    assert presentation_for("wild-twist-hearts", ascii_only=True).label(twist) == "QS"
+    assert presentation_for("wild-twist-hearts").label(twist) == "Q♠"
     uno = get_game("uno").parse_card("R+2")
-    mono = CardStyle("uno", "monochrome")
+    mono = presentation_for("uno", "monochrome")
     chip = mono.text(uno)
     assert "R+2" in chip.plain
     assert chip.style.color is None and chip.style.bgcolor is None  # no colour at all
-    blind = CardStyle("uno", "colour-blind").style(uno)
+    blind = presentation_for("uno", "colour-blind").style(uno)
     assert blind.bgcolor is not None and blind.bgcolor.name == "#d55e00"
 
 

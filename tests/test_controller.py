@@ -329,3 +329,18 @@ def test_a_snapshot_holds_only_what_its_viewer_may_know() -> None:
     assert public.view == ctrl.view(None)
     assert public.view.hand == () and public.view.legal == () and public.kept is None
     assert mine.my_turn and not theirs.my_turn and not public.my_turn
+
+
+def test_the_centre_panel_does_not_say_whether_a_drawn_card_plays() -> None:
+    from unotable.app.games import presentation_for
+    from unotable.app.words import Seats
+
+    uno = presentation_for("uno")
+    names = Seats(["P0", "P1"])
+    lines = []
+    for pile in (["R9", "B6"], ["G9", "B6"]):  # playable, then not
+        match = drawing_human(pile).match
+        match.apply(0, "draw")
+        assert uno.pending_line(match.view(0), names) == "Play the card you drew, or keep it."
+        lines.append(uno.pending_line(match.view(1), names))
+    assert lines == ["P0 drew a card.", "P0 drew a card."]

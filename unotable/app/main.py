@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.filter import Monochrome
+from textual.filter import Monochrome, NoColor
 from textual.screen import Screen
 
 from .prefs import Prefs, load_prefs, save_prefs
@@ -46,6 +46,11 @@ class UnoTableApp(App[None]):
         use_store: bool = True,
     ) -> None:
         super().__init__()
+        if self.no_color:
+            from .nocolor import StripColour
+
+            kept = [f for f in self._filters if not isinstance(f, Monochrome | NoColor)]
+            self._filters = [*kept, StripColour()]
         self.use_store = use_store
         self.data_dir = data_dir if data_dir is not None else _default_data_dir(use_store)
         self.notices: list[str] = []

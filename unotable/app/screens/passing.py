@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, ClassVar
 
 from textual import on
@@ -13,13 +14,15 @@ from textual.widgets import Button, Label, SelectionList, Static
 
 from unotable.engine import Action
 
-from ..cards import CardStyle
+from ..games import GamePresentation
 
 
 class PassCardsScreen(ModalScreen[Action | None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("p", "confirm", "Pass them")]
 
-    def __init__(self, hand: list[Any], legal: list[Action], to: str, cards: CardStyle) -> None:
+    def __init__(
+        self, hand: list[Any], legal: list[Action], to: str, cards: GamePresentation
+    ) -> None:
         super().__init__(classes="pass-three")
         self.hand = hand
         self.legal = legal
@@ -56,9 +59,9 @@ class PassCardsScreen(ModalScreen[Action | None]):
         if len(chosen) != 3:
             self.notify("Choose exactly three cards.")
             return
-        wanted = sorted(str(self.hand[i]) for i in chosen)
+        wanted = Counter(self.hand[i] for i in chosen)  # cards are interned: by identity
         for action in self.legal:
-            if action.kind == "give" and sorted(map(str, action.cards)) == wanted:
+            if action.kind == "give" and Counter(action.cards) == wanted:
                 self.dismiss(action)
                 return
         cards = tuple(self.hand[i] for i in sorted(chosen))

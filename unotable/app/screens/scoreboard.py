@@ -15,22 +15,16 @@ from textual.widgets import Button, Footer, Label, Static
 
 from unotable.controller import Controller
 
+from ..games import GamePresentation, presentation_for
 from .common import TooSmall
 
 BARS = " ▁▂▃▄▅▆▇█"
 ASCII_BARS = " .:-=+*#%"
 
 
-def lowest_wins(c: Controller) -> bool:
-    """Hearts games and UNO's running scoring: the lowest total wins."""
-    if c.game_id in ("uno", "uno-minecraft"):
-        return c.match.options.get("scoring") == "running"
-    return True
-
-
-def leaders(c: Controller) -> list[int]:
+def leaders(c: Controller, game: GamePresentation) -> list[int]:
     totals = list(c.match.scores)
-    best = min(totals) if lowest_wins(c) else max(totals)
+    best = min(totals) if game.lowest_wins(c.match.options) else max(totals)
     return [s for s, t in enumerate(totals) if t == best]
 
 
@@ -71,6 +65,11 @@ class ScoreboardScreen(ModalScreen[str]):
         super().__init__(classes="scoreboard")
         self.controller = controller
 
+    @property
+    def game(self) -> GamePresentation:
+        app: Any = self.app
+        return presentation_for(self.controller.game_id, app.card_theme, app.ascii_cards)
+
     def compose(self) -> ComposeResult:
         c = self.controller
         app: Any = self.app
@@ -79,9 +78,7 @@ class ScoreboardScreen(ModalScreen[str]):
         names = [s.name for s in c.seats]
         yield TooSmall()
         with Vertical(id="score-box"):
-            title = (
-                "Match over" if c.over else f"Hand {result.number} is over" + _hand_word(c.game_id)
-            )
+            title = "Match over" if c.over else f"{self.game.round_word} {result.number} is over"
             yield Label(title, classes="dialog-title")
             with VerticalScroll(id="score-scroll"):
                 yield Static(self.table(names, ascii_only), id="score-table")
@@ -110,7 +107,7 @@ class ScoreboardScreen(ModalScreen[str]):
         table.add_column("This hand", justify="right")
         table.add_column("Total", justify="right")
         table.add_column("Totals over the hands")
-        best = set(leaders(c))
+        best = set(leaders(c, self.game))
         for seat, name in enumerate(names):
             style = Style(bold=True) if seat in best else Style()
             mark = " *" if seat in best else ""
@@ -141,14 +138,16 @@ class ScoreboardScreen(ModalScreen[str]):
             lines.append(f"UNO catches this hand: {counts['catch']}.")
         if counts["challenge"]:
             lines.append(f"Wild Draw Four challenges this hand: {counts['challenge']}.")
-        best = [names[s] for s in leaders(c)]
-        rule = "lowest" if lowest_wins(c) else "highest"
+        game = self.game
+        best = [names[s] for s in leaders(c, game)]
+        rule = "lowest" if game.lowest_wins(c.match.options) else "highest"
         if c.over:
             winners = [names[s] for s in c.match.winners]
             verb = "win" if len(winners) > 1 else "wins"
             lines.append(f"{' and '.join(winners)} {verb} the match!")
         else:
-            lines.append(f"Leading ({rule} total wins): {', '.join(best)}. {_goal(c)}")
+            goal = game.goal(c.match.options, len(c.hand_results))
+            lines.append(f"Leading ({rule} total wins): {', '.join(best)}. {goal}".rstrip())
         return Text("\n".join(lines))
 
     def action_default(self) -> None:
@@ -165,17 +164,3 @@ class ScoreboardScreen(ModalScreen[str]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "next")
-
-
-def _hand_word(game: str) -> str:
-    return {"wild-twist-hearts": " (game)"}.get(game, "")
-
-
-def _goal(c: Controller) -> str:
-    options = c.match.options
-    if "length" in options:
-        left = options["length"] - len(c.hand_results)
-        return f"{left} game(s) to go."
-    if "target" in options:
-        return f"The match ends at {options['target']} points."
-    return ""

@@ -23,15 +23,14 @@ from textual.worker import Worker, WorkerState
 from unotable.controller import Controller, Intent, Pace, Request, Snapshot
 from unotable.engine import OUT_OF_TURN_KINDS, Action, EngineError, Event
 
-from ..cards import CardStyle, sort_cards
 from ..describe import describe
+from ..games import GamePresentation, presentation_for
 from ..widgets.center import CenterPanel
 from ..widgets.hand import NUMBER_KEYS, HandView
 from ..widgets.seats import SeatsPanel
 from . import prompts
 from .common import TooSmall, screen_too_small
 
-HEARTS_GAMES = ("uno-hearts", "wild-twist-hearts")
 # Kinds answered in a dialog rather than by picking a card from the hand.
 DIALOG_KINDS = ("color", "challenge", "direction", "give", "moon", "keep", "decline")
 
@@ -99,9 +98,9 @@ class TableScreen(Screen[None]):
     # -- what is on screen ----------------------------------------------------------------
 
     @property
-    def card_style(self) -> CardStyle:
+    def card_style(self) -> GamePresentation:
         app: Any = self.app
-        return CardStyle(self.game_id, app.card_theme, app.ascii_cards)
+        return presentation_for(self.game_id, app.card_theme, app.ascii_cards)
 
     def names(self) -> list[str]:
         return [s.name for s in self.snap.seats]
@@ -134,9 +133,7 @@ class TableScreen(Screen[None]):
         view, viewer = snap.view, snap.viewer
         cards = self.card_style
         names = self.names()
-        self.query_one(SeatsPanel).show(
-            view, names, self.kinds(), snap.waiting_on, viewer, cards.ascii_only
-        )
+        self.query_one(SeatsPanel).show(view, names, self.kinds(), snap.waiting_on, viewer, cards)
         recent = [describe(event, names, cards) for event in self.recent]
         self.query_one(CenterPanel).show(view, names, cards, [r for r in recent if r])
         if (cards.theme, cards.ascii_only) != self._style_key:
@@ -148,7 +145,7 @@ class TableScreen(Screen[None]):
             box.border_title = "Cards hidden"
             hand.hide("Cards are hidden until the next player takes the keyboard.")
         else:
-            ordered = sort_cards(view.hand, self.game_id, self.sort_by)
+            ordered = cards.sort(view.hand, self.sort_by)
             playable = set()
             if snap.my_turn:
                 legal_cards = {a.card for a in snap.actions if a.kind == "play"}
@@ -308,9 +305,7 @@ class TableScreen(Screen[None]):
         for event in new:
             line = describe(event, names, cards)
             if line and event.kind not in ("deal", "hand"):
-                self.recent.append(event)
-                if event.kind in ("catch", "exposed", "uno", "creeper", "pass_hand", "moon"):
-                    self.notify(line, timeout=3)
+                self.recent.append(event)  # shown in the centre's recent lines, not as a toast
         self.recent = self.recent[-6:]
         self._events_seen = snap.log_length
         self.advance()
@@ -376,7 +371,7 @@ class TableScreen(Screen[None]):
         snap = self.snap
         seat = self.acting_human()
         kinds = {a.kind for a in snap.actions} if seat is not None else set()
-        uno_game = self.game_id in ("uno", "uno-minecraft")
+        uno_game = self.card_style.has_uno_calls
         if action in ("play", "cursor", "pick"):
             return seat is not None and "play" in kinds
         if action == "draw":
@@ -386,7 +381,7 @@ class TableScreen(Screen[None]):
         if action == "catch":
             return uno_game and bool(snap.catchers)
         if action == "last_trick":
-            return self.game_id in HEARTS_GAMES
+            return self.card_style.has_tricks
         if action == "skip_ahead":
             return not snap.over and not snap.hand_over and not snap.waiting_human
         return True
@@ -418,9 +413,9 @@ class TableScreen(Screen[None]):
         if seat is None or self._dialog_open or not hand.cards:
             return
         card = hand.cards[hand.cursor]
-        plays = [a for a in self.snap.actions if a.kind == "play" and a.card == card]
+        plays = [a for a in self.snap.actions if a.kind == "play" and a.card is card]
         if not plays:
-            self.send(seat, prompts.attempt(self.controller, card))
+            self.send(seat, prompts.attempt(self.card_style, card))
             return
         wanted = [a for a in plays if a.uno == self.uno_marked] or [a for a in plays if not a.uno]
         if len(wanted) == 1:

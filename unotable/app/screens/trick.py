@@ -11,13 +11,13 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
-from ..cards import CardStyle
+from ..games import GamePresentation
 
 
 class LastTrickScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,t,space", "close", "Close")]
 
-    def __init__(self, view: Any, names: list[str], cards: CardStyle) -> None:
+    def __init__(self, view: Any, names: list[str], cards: GamePresentation) -> None:
         super().__init__(classes="last-trick")
         self.view = view
         self.names = names

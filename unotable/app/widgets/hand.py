@@ -6,13 +6,15 @@ from typing import Any
 
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.message import Message
 from textual.widget import Widget
 
-from ..cards import CardStyle
+from ..games import GamePresentation, presentation_for
 
 # Number keys 1-9 then 0 pick the first ten cards.
 NUMBER_KEYS = "1234567890"
+BEYOND_KEYS = "Cards past the tenth have no number key: reach them with ←/→, then Enter."
 
 
 class HandView(Widget):
@@ -32,14 +34,14 @@ class HandView(Widget):
         self.playable: set[int] = set()  # indices into cards
         self.cursor = 0
         self.message = ""
-        self.card_style = CardStyle("uno")
+        self.card_style: GamePresentation = presentation_for("uno")
         self.selected: set[int] = set()
 
     def show(
         self,
         cards: list[Any],
         playable: set[int],
-        card_style: CardStyle,
+        card_style: GamePresentation,
         message: str = "",
     ) -> None:
         fresh_turn = playable and not self.playable
@@ -64,11 +66,19 @@ class HandView(Widget):
             self.cursor = (self.cursor + step) % len(self.cards)
             self.refresh()
 
-    def action_pick(self, index: int) -> None:
+    def pick(self, index: int) -> None:
         if 0 <= index < len(self.cards):
             self.cursor = index
             self.refresh()
             self.post_message(self.Picked(index))
+
+    def on_click(self, event: events.Click) -> None:
+        # cards carry their index as meta, not as an @click link (links get the theme's
+        # link colour and underline, which would repaint every card)
+        index = event.style.meta.get("card")
+        if isinstance(index, int):
+            event.stop()
+            self.pick(index)
 
     def text_lines(self) -> list[str]:
         """What is on screen, as plain text (for tests and screen readers)."""
@@ -98,7 +108,7 @@ class HandView(Widget):
             left, right = ("[", "]") if at_cursor else (" ", " ")
             if i in self.selected:
                 left, right = ("*", "*") if not at_cursor else ("[", "]")
-            click = Style(meta={"@click": f"pick({i})"})
+            click = Style(meta={"card": i})
             top.append(left, style=Style(bold=True) + click)
             chip = style.text(card, dim=not playable)
             chip.stylize(click)
@@ -106,7 +116,7 @@ class HandView(Widget):
                 chip.stylize(Style(underline=True))
             top.append_text(chip)
             top.append(right, style=Style(bold=True) + click)
-            key = NUMBER_KEYS[i] if i < len(NUMBER_KEYS) else "+"
+            key = NUMBER_KEYS[i] if i < len(NUMBER_KEYS) else " "
             mark = key if playable else ("·" if not ascii_only else ".")
             if i in self.selected:
                 mark = "^" if ascii_only else "▲"
@@ -120,6 +130,9 @@ class HandView(Widget):
             out.append_text(a)
             out.append("\n")
             out.append_text(b)
+        if self.playable and len(self.cards) > len(NUMBER_KEYS):
+            hint = BEYOND_KEYS if not ascii_only else BEYOND_KEYS.replace("←/→", "the arrows")
+            out.append("\n" + hint, style=Style(dim=True))
         if self.message:
             out.append("\n")
             out.append(self.message, style="italic")

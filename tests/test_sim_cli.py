@@ -113,24 +113,3 @@ def test_command_line_error_has_no_traceback():
     assert result.returncode == 2
     assert result.stdout == "" and result.stderr.count("\n") == 1
     assert "Traceback" not in result.stderr
-
-
-def test_out_of_turn_offers_ask_wants_to_act_before_choose() -> None:
-    from unotable.ai import RandomPlayer
-    from unotable.engine import get_game
-    from unotable.sim import Summary, play_match
-
-    offers = []
-
-    class Shy(RandomPlayer):
-        def wants_to_act(self, view):  # type: ignore[no-untyped-def]
-            offers.append(view.seat)
-            return False
-
-        def choose(self, view):  # type: ignore[no-untyped-def]
-            assert view.current == view.seat, "asked to choose out of turn after saying no"
-            return super().choose(view)
-
-    match = get_game("uno").new_match(3, {"target": 200}, seed=11)
-    play_match(match, [Shy(seat) for seat in range(3)], Summary("uno", 3, 1, 11, ["random"] * 3))
-    assert match.over and offers  # exposures happened, and every offer was declined

@@ -163,7 +163,10 @@ def simulate(
     for number in range(games):
         controller = new_table(spec, options, levels, seeds.randrange(2**63))
         controller.on_decision = timed
-        controller.run()
+        while not controller.over:  # a hand at a time, so the progress bar moves
+            controller.run(max_hands=1)
+            if progress is not None:
+                progress(number, summary.hands + len(controller.hand_results))
         match = controller.match
         summary.decisions += len(match.history)
         summary.hands += len(match.hand_results)
@@ -172,7 +175,7 @@ def simulate(
         for seat, total in enumerate(match.scores):
             summary.points[seat] += total
         if progress is not None:
-            progress(number + 1, time.perf_counter() - start)
+            progress(number + 1, summary.hands)
     summary.seconds = time.perf_counter() - start
     return summary
 
@@ -184,20 +187,34 @@ def run(args: argparse.Namespace) -> int:
         print(f"unotable sim: error: {exc}", file=sys.stderr)
         return 2
     from rich.console import Console
-    from rich.progress import Progress
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
 
     err = Console(stderr=True)
     bar: dict[str, Any] = {}
 
-    def progress(done: int, elapsed: float) -> None:
-        # only runs longer than a second get a bar, and only on a terminal
-        if not err.is_terminal or (elapsed < 1.0 and "bar" not in bar):
+    def progress(games_done: int, hands: int) -> None:
+        # a bar only on a terminal: a pipe or a file gets nothing but the result
+        if not err.is_terminal:
             return
         if "bar" not in bar:
-            bar["bar"] = Progress(console=err, transient=True)
+            bar["bar"] = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("matches · {task.fields[hands]} hands"),
+                TimeElapsedColumn(),
+                console=err,
+                transient=True,
+            )
             bar["bar"].start()
-            bar["task"] = bar["bar"].add_task(f"{spec.id}", total=args.games)
-        bar["bar"].update(bar["task"], completed=done)
+            bar["task"] = bar["bar"].add_task(spec.id, total=args.games, hands=0)
+        bar["bar"].update(bar["task"], completed=games_done, hands=hands)
 
     try:
         summary = simulate(spec, options, levels, args.games, args.seed, progress)
@@ -222,7 +239,7 @@ def _print_table(summary: Summary) -> None:
         table.add_column(heading, justify="left" if heading in ("player", "ai") else "right")
     for row in data["seats"]:
         table.add_row(
-            str(row["seat"]),
+            str(row["seat"] + 1),
             row["player"],
             row["ai"],
             str(row["wins"]),

@@ -25,3 +25,26 @@ def test_engine_imports_no_textual_or_rich():
         [sys.executable, "-c", CHECK], capture_output=True, text=True, check=True, timeout=60
     )
     assert result.stdout.strip() == "", f"the engine imported {result.stdout.strip()}"
+
+
+DRIVER_CHECK = """
+import sys
+from unotable.controller import Controller, Seat, VirtualClock
+ctrl = Controller("uno-hearts", [Seat("A", "normal"), Seat("B", "easy"), Seat("C", "hard")],
+                  {"target": 20}, 3, clock=VirtualClock())
+ctrl.run(max_hands=1)
+ctrl.snapshot(None)
+bad = sorted(m for m in sys.modules if m.split(".")[0] in ("textual", "rich", "asyncssh"))
+print(",".join(bad))
+"""
+
+
+def test_the_driver_and_the_computer_players_import_no_ui():
+    result = subprocess.run(
+        [sys.executable, "-c", DRIVER_CHECK],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    assert result.stdout.strip() == "", f"the controller imported {result.stdout.strip()}"

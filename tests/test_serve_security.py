@@ -17,11 +17,6 @@ from typing import Any
 
 import asyncssh
 import pytest
-
-from unotable.serve.child import SERVER_ENV_ALLOWED, child_env
-from unotable.serve.limits import GuessPenalty, LoginGate, QuietLog
-from unotable.serve.paths import key_folder
-
 from test_serve_ssh import (
     WAIT,
     connect,
@@ -32,6 +27,10 @@ from test_serve_ssh import (
     running_table,
     wait_until,
 )
+
+from unotable.serve.child import SERVER_ENV_ALLOWED, child_env
+from unotable.serve.limits import GuessPenalty, LoginGate, QuietLog
+from unotable.serve.paths import key_folder
 
 # A stand-in app: its data dir, every environment name it got, and the served notice.
 ENV_APP = r"""

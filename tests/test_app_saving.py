@@ -12,8 +12,9 @@ from unotable.app.prefs import Prefs, load_prefs
 from unotable.app.screens.common import ChoiceScreen
 from unotable.app.screens.lobby import LobbyScreen
 from unotable.app.screens.table import TableScreen
-from unotable.store.paths import autosave_path
-from unotable.store.saves import load_autosave
+from unotable.store.matches import list_matches, match_path, most_recent, new_match_id, read_match
+from unotable.store.paths import autosave_path, matches_dir
+from unotable.store.saves import dumps
 
 
 def app_in(folder: Path, **kwargs: object) -> UnoTableApp:
@@ -50,8 +51,10 @@ async def test_autosave_continue_and_resume(tmp_path: Path) -> None:
             await pilot.press("2")  # the drawn card could be played: keep it
             await settle(pilot)
         played = [(s, str(a)) for s, a in table.controller.match.history]
-        saved = load_autosave(tmp_path)
-        assert saved is not None and saved.actions == played
+        assert app.writer.flush(10)  # the background writer has it on disk
+        listed = list_matches(tmp_path).matches
+        assert len(listed) == 1 and listed[0].in_use  # this session holds its lock
+        assert read_match(tmp_path, listed[0].match_id).actions == played
         await pilot.press("q")
         await wait_for(pilot, ChoiceScreen)
         await pilot.press("2")  # back to the lobby
@@ -78,8 +81,9 @@ async def test_a_damaged_save_is_a_notice_in_the_lobby(tmp_path: Path) -> None:
         message = str(lobby.query_one("#lobby-message").render())
         assert "autosave" in message.lower() or "save" in message.lower()
         assert not lobby.query_one("#continue").display
-    assert not path.exists()  # set aside, not deleted
-    assert any(p.name.startswith(path.name) for p in tmp_path.iterdir())
+    assert not path.exists()  # set aside, not deleted: the same bytes are kept
+    kept = [p for p in tmp_path.rglob("*") if p.is_file() and ".corrupt-" in p.name]
+    assert [p.read_text(encoding="utf-8") for p in kept] == ['{"game": "uno", "seats": [']
 
 
 async def test_the_last_setup_is_remembered(tmp_path: Path) -> None:
@@ -107,16 +111,18 @@ async def test_the_last_setup_is_remembered(tmp_path: Path) -> None:
 
 async def test_a_save_whose_actions_do_not_replay_is_set_aside(tmp_path: Path) -> None:
     from unotable.store.record import MatchRecord, SeatRecord
-    from unotable.store.saves import autosave
 
     seats = [SeatRecord("Ann", "human"), SeatRecord("Bob", "normal")]
-    autosave(MatchRecord("uno", {}, seats, seed=5, actions=[(1, "catch:0")]), tmp_path)
+    record = MatchRecord("uno", {}, seats, seed=5, actions=[(1, "catch:0")])
+    path = match_path(tmp_path, new_match_id())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(dumps(record), encoding="utf-8")
     app = app_in(tmp_path, resume=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await lobby_ready(pilot)
         for _ in range(20):
             await pilot.pause()
         assert not isinstance(app.screen, TableScreen)
-    assert not autosave_path(tmp_path).exists()
-    assert list(tmp_path.glob("autosave.json.corrupt-*"))
-    assert load_autosave(tmp_path) is None
+    assert not path.exists()
+    assert list(matches_dir(tmp_path).glob(f"{path.name}.corrupt-*"))
+    assert most_recent(tmp_path)[0] is None

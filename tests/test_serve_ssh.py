@@ -162,7 +162,7 @@ async def test_real_app_lobby_then_continue_after_a_drop(
     tmp_path: Path, host_key: asyncssh.SSHKey
 ) -> None:
     # The real app, `python -m unotable --data-dir <data>/users/bob`, in its own process.
-    autosave = tmp_path / "users" / "bob" / "autosave.json"
+    saved = tmp_path / "users" / "bob" / "matches"  # one file per match
     async with running_table(host_key, data_dir=tmp_path) as table:
         conn = await connect(table, username="bob")
         process = await open_table(conn)
@@ -173,7 +173,7 @@ async def test_real_app_lobby_then_continue_after_a_drop(
         process.stdin.write(b"s")  # Start
         await read_screen_until(process, "Your hand", seen)
         process.stdin.write(b"d")  # Draw: a move, so the match is autosaved
-        await wait_until(autosave.exists)
+        await wait_until(lambda: any(saved.glob("*.json")))
         conn.abort()  # the connection drops
         await wait_until(lambda: not table.sessions and not pid_alive(child.pid))
 

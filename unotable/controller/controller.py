@@ -352,12 +352,16 @@ class Controller:
         self._asked.add((self.version, seat))
         exposed = self.exposed()
         action = self.late_call_action(seat) if seat == exposed else self.catch_action(seat)
+        if action is None:
+            return []
         player = self._computers[seat]
+        view = self.match.view(seat)
         wants = getattr(player, "wants_to_act", None)
         # the level's own habit decides (an Easy player often misses the chance)
-        if action is None or (wants is not None and not wants(self.match.view(seat))):
+        if wants is not None and not wants(view):
             return []
-        return self.apply(seat, action)
+        chosen = player.choose(view)  # the player says it, as it would at its turn
+        return self.apply(seat, chosen if chosen == action else action)
 
     def perform(self, ask: Ask) -> list[Event]:
         """Carry out one ask in this thread (headless drivers; reactions in the app)."""
@@ -421,12 +425,21 @@ class Controller:
 
     # -- humans -------------------------------------------------------------------------------
 
-    def submit(self, intent: Intent | tuple[int, Action | str]) -> list[Event]:
-        """A human's choice. Raises IllegalAction or NotationError, changing nothing."""
+    def submit(
+        self, intent: Intent | tuple[int, Action | str] | int, action: Action | str | None = None
+    ) -> list[Event]:
+        """A human's choice: ``submit(Intent)``, ``submit((seat, action))`` or
+        ``submit(seat, action)``. Raises IllegalAction or NotationError, changing nothing."""
         from unotable.engine import IllegalAction
 
-        if isinstance(intent, tuple):
+        if isinstance(intent, int) and not isinstance(intent, bool):
+            if action is None:
+                raise IllegalAction("say which action the seat takes")
+            intent = Intent(intent, str(action))
+        elif isinstance(intent, tuple):
             intent = Intent(intent[0], str(intent[1]))
+        if not isinstance(intent, Intent):
+            raise IllegalAction(f"not an intent: {intent!r}")
         seat = intent.seat
         if not 0 <= seat < len(self.seats) or not self.is_human(seat):
             raise IllegalAction(f"seat {seat} is not a human's seat")

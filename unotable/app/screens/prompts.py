@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from unotable.controller import Controller
-from unotable.engine import Action
+from unotable.controller import Snapshot
+from unotable.engine import Action, get_game
 
 from ..games import Ask, GamePresentation
 from ..words import Seats
@@ -18,9 +18,9 @@ from .common import ChoiceScreen
 Answer = Callable[[Action | None], None]
 
 
-def status_for(c: Controller, seat: int, game: GamePresentation, uno_marked: bool) -> str:
-    """The status line for the human at ``seat`` whose turn it is."""
-    return game.status(c.view(seat), c.name(seat), uno_marked)
+def status_for(snap: Snapshot, game: GamePresentation, uno_marked: bool) -> str:
+    """The status line for the snapshot's viewer, whose turn it is."""
+    return game.status(snap.view, snap.name(snap.viewer), uno_marked)
 
 
 def attempt(game: GamePresentation, card: Any) -> Action:
@@ -30,10 +30,12 @@ def attempt(game: GamePresentation, card: Any) -> Action:
 
 def ask(screen: Any, seat: int, legal: list[Action], answer: Answer) -> None:
     """Push the dialog for a choice that is not a card from the hand."""
-    c: Controller = screen.controller
+    snap: Snapshot = screen.snap
     game: GamePresentation = screen.card_style
-    names = [s.name for s in c.seats]
-    view = c.view(seat)
+    names = [s.name for s in snap.seats]
+    view = snap.view
+    if snap.viewer != seat:
+        raise ValueError(f"the screen shows seat {snap.viewer}'s cards, not seat {seat}'s")
     if any(a.kind == "give" for a in legal):
         from .passing import PassCardsScreen
 
@@ -41,7 +43,8 @@ def ask(screen: Any, seat: int, legal: list[Action], answer: Answer) -> None:
         screen.app.push_screen(PassCardsScreen(list(view.hand), legal, to, game), answer)
         return
     # only the Hearts games' matches have a moon's worth, and only they offer "moon"
-    moon_points = c.match.moon_points if any(a.kind == "moon" for a in legal) else 0
+    match_class: Any = get_game(snap.game).match_class
+    moon_points = match_class.moon_points if any(a.kind == "moon" for a in legal) else 0
     dialog = game.dialog(Ask(view, legal, Seats(names), seat, screen.uno_marked, moon_points))
     if dialog is None:
         raise ValueError(f"{game.title} has no dialog for {sorted({a.kind for a in legal})}")
@@ -50,26 +53,23 @@ def ask(screen: Any, seat: int, legal: list[Action], answer: Answer) -> None:
         ChoiceScreen(
             dialog.title, dialog.options, explanation=dialog.explanation, cancellable=False
         ),
-        lambda key: answer(_chosen(by_key, key, c)),
+        lambda key: answer(_chosen(by_key, key, snap.game)),
     )
 
 
-def _chosen(by_key: dict[str, Action], key: str | None, c: Controller) -> Action | None:
+def _chosen(by_key: dict[str, Action], key: str | None, game_id: str) -> Action | None:
     if key is None:
         return None
     if key in by_key:
         return by_key[key]
-    return c.match.parse_action(key)
+    return get_game(game_id).parse_action(key)
 
 
 def ask_declaration(
     screen: Any, card: Any, plays: list[Action], answer: Answer, game: GamePresentation
 ) -> None:
     """Ask which colour, suit, or HIGHEST/LOWEST a wild is played as."""
-    c: Controller = screen.controller
-    seat = screen.acting_human()
-    view = c.view(seat if seat is not None else 0)
-    dialog = game.declaration(card, plays, view)
+    dialog = game.declaration(card, plays, screen.snap.view)
     by_key = {str(a): a for a in plays}
     screen.app.push_screen(
         ChoiceScreen(dialog.title, dialog.options, explanation=dialog.explanation),

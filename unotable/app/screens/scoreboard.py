@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Label, Static
 
-from unotable.controller import Controller
+from unotable.controller import Snapshot
 
 from ..games import GamePresentation, presentation_for
 from .common import TooSmall
@@ -22,9 +22,9 @@ BARS = " ▁▂▃▄▅▆▇█"
 ASCII_BARS = " .:-=+*#%"
 
 
-def leaders(c: Controller, game: GamePresentation) -> list[int]:
-    totals = list(c.match.scores)
-    best = min(totals) if game.lowest_wins(c.match.options) else max(totals)
+def leaders(snap: Snapshot, game: GamePresentation) -> list[int]:
+    totals = list(snap.view.scores)
+    best = min(totals) if game.lowest_wins(options_of(snap)) else max(totals)
     return [s for s, t in enumerate(totals) if t == best]
 
 
@@ -35,11 +35,15 @@ def chart(values: list[int], low: int, high: int, ascii_only: bool) -> str:
     return "".join(bars[1 + round((v - low) * (len(bars) - 2) / span)] for v in values)
 
 
-def hand_events(c: Controller, number: int) -> dict[str, int]:
+def options_of(snap: Snapshot) -> Any:
+    return getattr(snap.view, "options", {})
+
+
+def hand_events(snap: Snapshot, number: int) -> dict[str, int]:
     """Counts of the moments worth a line: UNO catches, challenges, moon shots."""
     counts = {"catch": 0, "challenge": 0, "moon": 0, "uno": 0}
     hand = 0
-    for event in c.match.log:
+    for event in snap.events:
         if event.kind in ("deal",) and event.data.get("hand", event.data.get("hand_number")):
             hand = event.data.get("hand") or event.data.get("hand_number") or hand
         elif event.kind == "hand" and hand == 0:
@@ -61,17 +65,17 @@ class ScoreboardScreen(ModalScreen[str]):
         Binding("q", "choose('quit')", "Quit"),
     ]
 
-    def __init__(self, controller: Controller) -> None:
+    def __init__(self, snap: Snapshot) -> None:
         super().__init__(classes="scoreboard")
-        self.controller = controller
+        self.snap = snap  # from the start of the log: the whole match as its viewer saw it
 
     @property
     def game(self) -> GamePresentation:
         app: Any = self.app
-        return presentation_for(self.controller.game_id, app.card_theme, app.ascii_cards)
+        return presentation_for(self.snap.game, app.card_theme, app.ascii_cards)
 
     def compose(self) -> ComposeResult:
-        c = self.controller
+        c = self.snap
         app: Any = self.app
         ascii_only = app.ascii_cards
         result = c.hand_results[-1]
@@ -96,7 +100,7 @@ class ScoreboardScreen(ModalScreen[str]):
         self.query_one(Button).focus()
 
     def table(self, names: list[str], ascii_only: bool) -> Table:
-        c = self.controller
+        c = self.snap
         results = c.hand_results
         last = results[-1]
         history = [[r.totals[s] for r in results] for s in range(len(names))]
@@ -120,7 +124,7 @@ class ScoreboardScreen(ModalScreen[str]):
         return table
 
     def summary(self, names: list[str]) -> Text:
-        c = self.controller
+        c = self.snap
         result = c.hand_results[-1]
         notes: Any = result.notes
         lines: list[str] = []
@@ -140,26 +144,26 @@ class ScoreboardScreen(ModalScreen[str]):
             lines.append(f"Wild Draw Four challenges this hand: {counts['challenge']}.")
         game = self.game
         best = [names[s] for s in leaders(c, game)]
-        rule = "lowest" if game.lowest_wins(c.match.options) else "highest"
+        rule = "lowest" if game.lowest_wins(options_of(c)) else "highest"
         if c.over:
-            winners = [names[s] for s in c.match.winners]
+            winners = [names[s] for s in c.winners]
             verb = "win" if len(winners) > 1 else "wins"
             lines.append(f"{' and '.join(winners)} {verb} the match!")
         else:
-            goal = game.goal(c.match.options, len(c.hand_results))
+            goal = game.goal(options_of(c), len(c.hand_results))
             lines.append(f"Leading ({rule} total wins): {', '.join(best)}. {goal}".rstrip())
         return Text("\n".join(lines))
 
     def action_default(self) -> None:
-        self.dismiss("again" if self.controller.over else "next")
+        self.dismiss("again" if self.snap.over else "next")
 
     def action_choose(self, answer: str) -> None:
-        if self.controller.over:
+        if self.snap.over:
             self.dismiss(answer)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "choose":
-            return self.controller.over
+            return self.snap.over
         return True
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

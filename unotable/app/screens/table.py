@@ -202,7 +202,7 @@ class TableScreen(Screen[None]):
             label = self.card_style.label(snap.kept)
             text.append(f"You drew {label}: it does not match, so you keep it.\n")
         if snap.my_turn:
-            text.append(prompts.status_for(self.controller, seat, self.card_style, self.uno_marked))
+            text.append(prompts.status_for(snap, self.card_style, self.uno_marked))
         elif snap.waiting_human:
             text.append(f"Waiting for {names[seat]} to take the keyboard.")
         else:
@@ -555,7 +555,7 @@ class TableScreen(Screen[None]):
 
         c = self.controller
         self._dialog_open = True
-        self.app.push_screen(ScoreboardScreen(c), self._after_scoreboard)
+        self.app.push_screen(ScoreboardScreen(c.snapshot(c.screen_seat())), self._after_scoreboard)
 
     def _after_scoreboard(self, answer: str | None) -> None:
         c = self.controller

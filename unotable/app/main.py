@@ -321,6 +321,7 @@ class UnoTableApp(App[None]):
         self.release_match()
         self._playing = (controller, match_file)
         controller.on_action = self.autosave
+        controller.undo_allowed = not self.served  # a stranger's table keeps its record
         if self.use_store and self.save_problem is not None:
             self.notify(self.save_problem_text(), severity="warning", timeout=8)
         self.push_screen(TableScreen(controller))

@@ -68,6 +68,15 @@ class Request:
     seat: int
     view: View
     version: int
+    epoch: int = 0  # changes with each deal and undo, which leave ``version`` ambiguous
+
+
+@dataclass(frozen=True)
+class Undo:
+    """One take-back: the match went back to ``at`` actions; ``taken_back`` were removed."""
+
+    at: int
+    taken_back: tuple[tuple[int, str], ...]
 
 
 class Controller:
@@ -112,10 +121,13 @@ class Controller:
             self._computers[index] = player
             if used != seat.kind:
                 self.fallbacks[index] = used
-        self._asked: set[tuple[int, int]] = set()  # (version, seat): reactions already asked
+        self._epoch = 0  # bumped by each deal and undo: with version, names one position
+        self._asked: set[tuple[int, int, int]] = set()  # (version, epoch, seat) asked already
         self._since = self.clock.now()  # when the current position arose
         self._legal_cache: dict[int, list[Action]] = {}
-        self._legal_version = -1
+        self._legal_position = (-1, -1)
+        self.undos: list[Undo] = []  # every take-back, in order (saved with the match)
+        self.undo_allowed = True  # the app turns it off for served tables
         self.viewer: int | None = None  # the human whose cards the shared screen may show
         self.hands_moved = False
         self.fast_forward = False
@@ -151,6 +163,7 @@ class Controller:
         actions = record.actions if upto is None else record.actions[:upto]
         for seat, text in actions:
             controller.replay(seat, text)
+        controller.undos = [Undo(at, tuple((s, t) for s, t in back)) for at, back in record.undos]
         controller._keep_if_forced()
         controller.on_action = on_action
         return controller
@@ -159,6 +172,7 @@ class Controller:
         """Apply a recorded action as it was: no hook, no forced keep (the record has it)."""
         if self.match.hand_over:
             self.match.next_hand()
+            self._epoch += 1
         if isinstance(action, str):
             action = self.match.parse_action(action)
         events = self.match.apply(seat, action)
@@ -186,6 +200,7 @@ class Controller:
             actions=[(seat, str(action)) for seat, action in self.match.history],
             started=self.started,
             finished=self.match.over,
+            undos=[(u.at, list(u.taken_back)) for u in self.undos],
         )
 
     # -- facts ----------------------------------------------------------------------------
@@ -227,9 +242,10 @@ class Controller:
 
     def legal(self, seat: int) -> list[Action]:
         """``seat``'s legal actions, computed once per position."""
-        if self._legal_version != self.version or self.match.hand_over:
+        position = (self.version, self._epoch)
+        if self._legal_position != position:
             self._legal_cache = {}
-            self._legal_version = self.version
+            self._legal_position = position
         found = self._legal_cache.get(seat)
         if found is None:
             found = self._legal_cache[seat] = self.match.legal_actions(seat)
@@ -299,7 +315,7 @@ class Controller:
             due = self._since + (self.pace.human_first if humans_may_react else 0.0)
             players = self.match.players
             for seat in [(exposed + k) % players for k in range(1, players + 1)]:
-                if self.is_human(seat) or (self.version, seat) in self._asked:
+                if self.is_human(seat) or (self.version, self._epoch, seat) in self._asked:
                     continue
                 if seat == exposed and self.late_call_action(seat) is None:
                     continue
@@ -327,7 +343,7 @@ class Controller:
 
     def request_for(self, ask: Ask) -> Request:
         """A computer's turn, to think about in any thread, then ``deliver``."""
-        return Request(ask.seat, self.match.view(ask.seat), self.version)
+        return Request(ask.seat, self.match.view(ask.seat), self.version, self._epoch)
 
     def think(self, request: Request) -> Action:
         """A computer's decision from its own view. Safe to call in a worker thread."""
@@ -339,7 +355,7 @@ class Controller:
 
         An illegal choice (a computer player's bug) falls back to its first legal action.
         """
-        if request.version != self.version:
+        if request.version != self.version or request.epoch != self._epoch:
             return []
         if action not in self.legal(request.seat):
             legal = [a for a in self.legal(request.seat) if a.kind not in OUT_OF_TURN_KINDS]
@@ -349,7 +365,7 @@ class Controller:
     def react(self, ask: Ask) -> list[Event]:
         """Ask one computer, once per position, whether it calls UNO late or catches."""
         seat = ask.seat
-        self._asked.add((self.version, seat))
+        self._asked.add((self.version, self._epoch, seat))
         exposed = self.exposed()
         action = self.late_call_action(seat) if seat == exposed else self.catch_action(seat)
         if action is None:
@@ -417,11 +433,75 @@ class Controller:
     def next_hand(self) -> list[Event]:
         """Deal the next hand once everyone has seen how the last one ended."""
         events = self.match.next_hand()
+        self._epoch += 1
         self._moved()
         self.hands_moved = True
         if self.on_action is not None:
             self.on_action(self)
         return events
+
+    # -- undo ---------------------------------------------------------------------------------
+
+    def undo_refused(self) -> str | None:
+        """Why the human may not take back a decision now, or None if they may."""
+        if not self.undo_allowed:
+            return "Undo is off at a served table."
+        humans = self.humans
+        if len(humans) != 1:
+            return "Undo is only for one human against computers, not in hot-seat."
+        if self.over:
+            return "The match is over."
+        if not any(seat == humans[0] for seat, _ in self.match.history):
+            return "You have made no decision to take back yet."
+        return None
+
+    def undo(self) -> Undo:
+        """Take back the human's last decision and everything the computers did after it.
+
+        The match is rebuilt from its seed and the actions before it (the engine is
+        deterministic, so a redrawn card is the same card: undo cannot fish for a better
+        draw). A card the human had to keep goes back with the draw that brought it.
+        IllegalAction if undo is not allowed now (see ``undo_refused``).
+        """
+        from unotable.engine import IllegalAction
+
+        refused = self.undo_refused()
+        if refused is not None:
+            raise IllegalAction(refused)
+        human = self.humans[0]
+        history = [(seat, str(action)) for seat, action in self.match.history]
+        at = max(i for i, (seat, _) in enumerate(history) if seat == human)
+        while True:
+            rebuilt = self._rebuilt(history[:at])
+            if at == 0 or not self._forced_keep_in(rebuilt):
+                break
+            at = max((i for i, (seat, _) in enumerate(history[:at]) if seat == human), default=0)
+        undo = Undo(at, tuple(history[at:]))
+        self.match = rebuilt
+        self.undos.append(undo)
+        self._epoch += 1
+        self._kept.clear()
+        self.fast_forward = False
+        self.hands_moved = True
+        self._moved()
+        if self.on_action is not None:
+            self.on_action(self)
+        return undo
+
+    def _rebuilt(self, actions: Sequence[tuple[int, str]]) -> Match:
+        match = self.spec.new_match(self.match.players, dict(self.match.options), self.match.seed)
+        for seat, text in actions:
+            if match.hand_over:
+                match.next_hand()
+            match.apply(seat, text)
+        return match
+
+    def _forced_keep_in(self, match: Match) -> bool:
+        current, self.match = self.match, match
+        try:
+            return self._forced_keep() is not None
+        finally:
+            self.match = current
 
     # -- humans -------------------------------------------------------------------------------
 

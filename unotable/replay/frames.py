@@ -38,6 +38,7 @@ class Frame:
     events: tuple[str, ...]
     hands: tuple[tuple[str, str], ...]  # (seat label, cards) for every hand shown
     table: tuple[str, ...]  # the public state, one "name: value" per line
+    undos: tuple[str, ...] = ()  # take-backs that returned the match to this step
 
     def text(self) -> str:
         title = f"Step {self.number}/{self.total}"
@@ -47,6 +48,7 @@ class Frame:
         lines += [f"  event  {e}" for e in self.events]
         lines += [f"  hand   {label}: {cards}" for label, cards in self.hands]
         lines += [f"  table  {line}" for line in self.table]
+        lines += [f"  undo   {line}" for line in self.undos]
         return "\n".join(lines)
 
 
@@ -118,7 +120,17 @@ class Replay:
             )
             if text not in _EMPTY_TEXTS
         )
-        return Frame(number, len(self) - 1, actor, action, events, hands, table)
+        undos = tuple(self._undo_text(back) for at, back in self.record.undos if at == number)
+        return Frame(number, len(self) - 1, actor, action, events, hands, table, undos)
+
+    def _undo_text(self, taken_back: list[tuple[int, str]]) -> str:
+        """A take-back that returned the match here, as the viewer may read it."""
+        moves = [
+            f"{self.record.seats[seat].name} "
+            + (text if self.viewer is None or seat == self.viewer else _redact_action(text))
+            for seat, text in taken_back
+        ]
+        return "taken back: " + ", ".join(moves)
 
     def _event_text(self, event: Event) -> str:
         if self.viewer is not None:

@@ -65,7 +65,8 @@ class ReplayApp(App[None]):
         self.position = max(0, min(number, len(self.replay) - 1))
         frame = self.replay.frame(self.position)
         self.query_one("#step", Static).update(Text(_title(frame)))
-        self.query_one("#events", Static).update(_section("Events", frame.events or ("-",)))
+        events = (*frame.events, *(f"undo: {line}" for line in frame.undos))
+        self.query_one("#events", Static).update(_section("Events", events or ("-",)))
         self.query_one("#hands", Static).update(
             _section("Hands", [f"{label}: {cards}" for label, cards in frame.hands])
         )

@@ -30,6 +30,8 @@ class MatchRecord:
     started: str = ""  # ISO 8601, UTC
     finished: bool = False
     version: int = SAVE_FORMAT_VERSION
+    # take-backs: (actions kept, the (seat, action) pairs taken back), so replays show them
+    undos: list[tuple[int, list[tuple[int, str]]]] = field(default_factory=list)
 
     @property
     def players(self) -> int:

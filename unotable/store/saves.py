@@ -45,6 +45,11 @@ def record_to_dict(record: MatchRecord) -> dict[str, Any]:
         "seed": record.seed,
         "started": record.started,
         "finished": record.finished,
+        **(
+            {"undos": [[at, [list(p) for p in back]] for at, back in record.undos]}
+            if record.undos
+            else {}
+        ),
         "actions": [[seat, text] for seat, text in record.actions],
     }
 
@@ -169,7 +174,33 @@ def record_from_dict(data: dict[str, Any]) -> MatchRecord:
         started=started,
         finished=finished,
         version=SAVE_FORMAT_VERSION,
+        undos=_undos(data.get("undos", []), len(seats)),
     )
+
+
+def _undos(value: Any, seats: int) -> list[tuple[int, list[tuple[int, str]]]]:
+    """The take-backs of a save (optional: older saves have none)."""
+    if not isinstance(value, list):
+        raise SaveError("its undos are not a list")
+    undos: list[tuple[int, list[tuple[int, str]]]] = []
+    for i, item in enumerate(value):
+        ok = isinstance(item, list) and len(item) == 2 and _is_int(item[0]) and item[0] >= 0
+        back = item[1] if ok else None
+        if not ok or not isinstance(back, list):
+            raise SaveError(f"undo {i + 1} is not an [actions kept, taken back] pair")
+        pairs = []
+        for pair in back:
+            if not (
+                isinstance(pair, list)
+                and len(pair) == 2
+                and _is_int(pair[0])
+                and 0 <= pair[0] < seats
+                and isinstance(pair[1], str)
+            ):
+                raise SaveError(f"undo {i + 1} holds something that is not a [seat, notation] pair")
+            pairs.append((pair[0], pair[1]))
+        undos.append((item[0], pairs))
+    return undos
 
 
 def _is_int(value: object) -> TypeGuard[int]:

@@ -47,6 +47,7 @@ class TableScreen(Screen[None]):
         Binding("t", "last_trick", "Last trick"),
         Binding("g", "toggle_log", "Log"),
         Binding("f", "skip_ahead", "Skip ahead"),
+        Binding("z", "undo", "Undo"),
         Binding("question_mark", "keys", "Keys"),
         Binding("f1", "rules", "Rules", show=False),
         Binding("o", "settings", "Settings", show=False),
@@ -384,6 +385,8 @@ class TableScreen(Screen[None]):
             return self.card_style.has_tricks
         if action == "skip_ahead":
             return not snap.over and not snap.hand_over and not snap.waiting_human
+        if action == "undo":
+            return self.controller.undo_refused() is None
         return True
 
     def _catcher(self) -> int | None:
@@ -470,6 +473,32 @@ class TableScreen(Screen[None]):
         self.notify("Skipping ahead to the next human decision")
         self.advance()
 
+    def action_undo(self) -> None:
+        """Take back the human's last decision and what the computers did after it."""
+        from unotable.engine import IllegalAction
+
+        c = self.controller
+        if self._dialog_open:
+            return
+        try:
+            undo = c.undo()
+        except IllegalAction as refused:
+            self.notify(str(refused), severity="warning")
+            return
+        mine = [text for seat, text in undo.taken_back if seat == self.snap.viewer]
+        others = len(undo.taken_back) - len(mine)
+        after = f", and {others} computer move{'s' * (others != 1)} after it" if others else ""
+        self.notify(f"Took back {', '.join(mine) or 'your move'}{after}.", timeout=4)
+        # the log and the results start again from the rebuilt match
+        self.recent = []
+        self.error = ""
+        self.uno_marked = False
+        self._log_viewer = "unset"
+        self.snap = c.snapshot(c.screen_seat())
+        self._events_seen = self.snap.log_length
+        self._results_shown = len(self.snap.hand_results)
+        self.advance()
+
     def action_last_trick(self) -> None:
         from .trick import LastTrickScreen
 
@@ -537,6 +566,7 @@ class TableScreen(Screen[None]):
         """Play again: the same table, a new match (the screen stack stays as it is)."""
         app: Any = self.app
         fresh.on_action = app.autosave
+        fresh.undo_allowed = self.controller.undo_allowed
         self.controller = fresh
         self.recent = []
         self.error = ""

@@ -32,3 +32,61 @@ async def test_a_complete_hand_with_keys_only(
         assert len(ctrl.hand_results) == 1
         humans_moves = [a for s, a in ctrl.match.history if s == 0]
         assert humans_moves, "the human never acted"
+
+
+async def test_scoreboard_shows_the_finished_hand_and_q_offers_to_leave() -> None:
+    from unotable.app.screens.common import ChoiceScreen
+
+    app = make_app()
+    ctrl = controller("uno", ["human", "random", "random"], seed=3, target=500)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start(pilot, ctrl)
+        for _ in range(800):
+            screen = await play_one(pilot)
+            if isinstance(screen, ScoreboardScreen):
+                break
+        else:
+            raise AssertionError("the hand did not end")
+        # the finished table waits behind the scores: nothing of the next hand is dealt
+        assert ctrl.hand_over and ctrl.match.hand_number == 1
+        assert "q" in screen.active_bindings
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.press("1")  # keep playing: the scores come back
+        for _ in range(20):
+            await pilot.pause()
+            if isinstance(app.screen, ScoreboardScreen):
+                break
+        assert isinstance(app.screen, ScoreboardScreen) and ctrl.hand_over
+        await pilot.press("enter")
+        for _ in range(20):
+            await pilot.pause()
+            if not ctrl.hand_over:
+                break
+        assert ctrl.match.hand_number == 2
+
+
+async def test_back_in_the_lobby_the_game_list_has_the_keys() -> None:
+    from unotable.app.screens.lobby import LobbyScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(50):
+            await pilot.pause()
+            if isinstance(app.screen, LobbyScreen) and app.screen.filled:
+                break
+        await pilot.press("enter", "enter")  # one human against three computers
+        for _ in range(50):
+            await pilot.pause()
+            if not isinstance(app.screen, LobbyScreen):
+                break
+        await pilot.press("q")
+        await pilot.pause()
+        await pilot.press("2")  # back to the lobby
+        for _ in range(50):
+            await pilot.pause()
+            if isinstance(app.screen, LobbyScreen):
+                break
+        await pilot.pause()
+        assert app.focused is not None and app.focused.id == "games"

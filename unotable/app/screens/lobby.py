@@ -196,6 +196,8 @@ class LobbyScreen(Screen[None]):
         if notice:
             self.notify(notice, severity="warning", timeout=10)
         self._show_saved()
+        # back from a table: the game list has the keys again, so Enter Enter starts
+        self.query_one("#games", OptionList).focus()
 
     def _show_saved(self) -> None:
         app: Any = self.app

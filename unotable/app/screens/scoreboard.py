@@ -62,7 +62,7 @@ class ScoreboardScreen(ModalScreen[str]):
         Binding("enter", "default", "Continue"),
         Binding("a", "choose('again')", "Play again"),
         Binding("n", "choose('new')", "New game"),
-        Binding("q", "choose('quit')", "Quit"),
+        Binding("q", "leave", "Quit"),
     ]
 
     def __init__(self, snap: Snapshot) -> None:
@@ -156,6 +156,10 @@ class ScoreboardScreen(ModalScreen[str]):
 
     def action_default(self) -> None:
         self.dismiss("again" if self.snap.over else "next")
+
+    def action_leave(self) -> None:
+        """Q: quit at the end; between hands, the table asks whether to leave the match."""
+        self.dismiss("quit" if self.snap.over else "leave")
 
     def action_choose(self, answer: str) -> None:
         if self.snap.over:

@@ -524,11 +524,21 @@ class TableScreen(Screen[None]):
         self.app.push_screen(SettingsScreen(), lambda _: self.refresh_table())
 
     def action_request_quit(self) -> None:
-        from .common import ChoiceScreen
-
         if self.controller.over:
             self._leave("lobby")
             return
+        self._ask_leave()
+
+    def _ask_leave(self, then: Any = None) -> None:
+        """Ask whether to leave; ``then`` runs if the player stays."""
+        from .common import ChoiceScreen
+
+        def answered(answer: str | None) -> None:
+            if answer in ("lobby", "quit"):
+                self._leave(answer)
+            elif then is not None:
+                then()
+
         saved = " It is saved: Continue in the lobby picks it up again."
         self.app.push_screen(
             ChoiceScreen(
@@ -537,7 +547,7 @@ class TableScreen(Screen[None]):
                 explanation="The match stops here." + saved,
                 dialog_id="quit-dialog",
             ),
-            lambda answer: self._leave(answer) if answer in ("lobby", "quit") else None,
+            answered,
         )
 
     def _leave(self, where: str | None) -> None:
@@ -591,6 +601,9 @@ class TableScreen(Screen[None]):
         c = self.controller
         self._dialog_open = False
         self._results_shown = len(c.hand_results)
+        if answer == "leave" and not c.over:
+            self._ask_leave(then=self._show_scoreboard)  # staying brings the scores back
+            return
         if not c.over:
             if c.hand_over:
                 c.next_hand()  # the finished hand was on screen until now

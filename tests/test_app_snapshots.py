@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_app_support import controller, make_app, settle
+from test_app_support import controller, footer_drawn, make_app, settle
 
 NAMES = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gil", "Hal"]
 
@@ -22,6 +22,7 @@ def table_app(game: str, seats: int, seed: int = 7, humans: int = 1, **options: 
     async def before(pilot: Any) -> None:
         pilot.app.start_match(ctrl)
         await settle(pilot)
+        await footer_drawn(pilot)
 
     return app, before
 
@@ -59,6 +60,7 @@ def test_scoreboard(snap_compare: Any) -> None:
         await settle(pilot)
         await pilot.press("1")
         await settle(pilot)
+        await footer_drawn(pilot)
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=before)
 

@@ -77,6 +77,32 @@ async def settle(pilot: Any, limit: int = 2000) -> Any:
     raise AssertionError("the app never came to a human decision")
 
 
+async def footer_drawn(pilot: Any, limit: int = 500) -> None:
+    """Pause until the footer shows exactly the screen's active keys (before a snapshot)."""
+    from textual.widgets import Footer
+    from textual.widgets._footer import FooterKey
+
+    for _ in range(limit):
+        await pilot.pause()
+        screen = pilot.app.screen
+        footers = screen.query(Footer)
+        if not footers:
+            return
+        expected = {
+            (binding.action, not enabled)
+            for _, binding, enabled, _ in screen.active_bindings.values()
+            if binding.show
+        }
+        drawn = {
+            (key.action, key.disabled)
+            for key in footers.first().query(FooterKey)
+            if not key.has_class("-command-palette")
+        }
+        if drawn == expected:
+            return
+    raise AssertionError("the footer never showed the screen's keys")
+
+
 def skip_waiting(table: TableScreen) -> None:
     """If the table waits for a computer's due moment on a virtual clock, jump there."""
     clock = table.controller.clock

@@ -82,7 +82,9 @@ def test_the_colour_detector_sees_colour() -> None:
 
 
 @pytest.mark.parametrize("game_id", ["uno", "wild-twist-hearts"])
-async def test_no_color_emits_no_colour_escape(monkeypatch: pytest.MonkeyPatch, game_id: str) -> None:
+async def test_no_color_emits_no_colour_escape(
+    monkeypatch: pytest.MonkeyPatch, game_id: str
+) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
     app = UnoTableApp(use_store=False, prefs=Prefs(speed="instant"))
     async with app.run_test(size=(100, 30)) as pilot:

@@ -32,11 +32,14 @@ def run_one(game_id: str, players: int, seconds: float, seed: int = 1) -> dict[s
     while True:
         for _ in range(1000):
             seat = match.current
+            if seat is None and match.hand_over:  # between hands: deal the next one
+                match.next_hand()
+                seat = match.current
             if seat is None:  # over: count its hands and start another
                 hands += len(match.hand_results)
                 match = spec.new_match(players, seed=rng.randrange(2**32))
                 seat = match.current
-                assert seat is not None
+            assert seat is not None
             legal = match.legal_actions(seat)
             plays = [a for a in legal if a.kind == "play"]
             match.apply(seat, choice(plays or legal))

@@ -33,7 +33,11 @@ def play(match: UnoHeartsMatch, *moves: str) -> None:
     for move in moves:
         seat = match.current
         assert seat is not None
+        if match.hand_over:
+            match.next_hand()
         match.apply(seat, move)
+        if match.hand_over:  # the table has been seen: deal on, as a driver would
+            match.next_hand()
 
 
 # -- UNO Hearts §1.7.4: the taker chooses left or right; "swap" is only the 2-player pass --
@@ -133,6 +137,8 @@ def wt_table() -> WildTwistMatch:
 )
 def test_wild_twist_forced_opening_errors(seat: int, text: str, message: str) -> None:
     match = wt_table()
+    if match.hand_over:
+        match.next_hand()
     match.apply(1, "decline")
     with pytest.raises(IllegalAction) as caught:
         match.apply(seat, text)
@@ -149,7 +155,11 @@ def test_wild_twist_forced_opening_errors(seat: int, text: str, message: str) ->
 )
 def test_wild_twist_follow_errors_come_before_declaration_errors(text: str, message: str) -> None:
     match = wt_table()
+    if match.hand_over:
+        match.next_hand()
     match.apply(1, "decline")
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "2C")
     before = match.view(1)
     with pytest.raises(IllegalAction) as caught:
@@ -166,8 +176,14 @@ def test_wild_twist_hearts_and_first_trick_errors_come_before_declaration_errors
         ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS", "WS"],
     ]
     match = wt_deal(hands, no_points_first_trick=True)
+    if match.hand_over:
+        match.next_hand()
     match.apply(1, "decline")
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "2C")
+    if match.hand_over:
+        match.next_hand()
     match.apply(1, "WC>LOW")
     for text, message in (
         ("2H>LOW", "no points on the first trick: discard a card like WD"),
@@ -176,7 +192,11 @@ def test_wild_twist_hearts_and_first_trick_errors_come_before_declaration_errors
         with pytest.raises(IllegalAction) as caught:
             match.apply(2, text)
         assert str(caught.value) == message
+    if match.hand_over:
+        match.next_hand()
     match.apply(2, "WD>LOW")
+    if match.hand_over:
+        match.next_hand()
     match.apply(3, "2S")
     assert (match.current, match.hearts_broken) == (0, False)
     for text in ("WH", "WH>HIGH"):

@@ -25,6 +25,8 @@ def snapshot(match) -> tuple:
 
 
 def next_actor(match) -> int:
+    if match.hand_over:
+        match.next_hand()
     return match.current if match.current is not None else match.actors()[0]
 
 
@@ -74,6 +76,9 @@ def test_a_match_plays_to_its_end_through_the_api(game_id):
             rng = random.Random(seed)
             steps = 0
             while not match.over:
+                if match.hand_over:
+                    match.next_hand()
+                    continue
                 actors = match.actors()
                 assert actors, f"{game_id} {players} seed {seed}: nobody can act"
                 for seat in range(players):
@@ -123,6 +128,9 @@ def test_same_seed_and_actions_give_the_same_events(game_id):
         for _ in range(300):
             if match.over:
                 break
+            if match.hand_over:
+                match.next_hand()
+                continue
             random_step(match, rng)
         logs.append((match.log, match.history))
     assert logs[0] == logs[1]
@@ -137,9 +145,14 @@ def test_replaying_the_history_rebuilds_the_match(game_id):
     for _ in range(150):
         if match.over:
             break
+        if match.hand_over:
+            match.next_hand()
+            continue
         random_step(match, rng)
     again = spec.new_match(players, seed=7)
     for seat, action in match.history:
+        if again.hand_over:
+            again.next_hand()
         again.apply(seat, str(action))  # through notation, as a save file would
     assert again.log == match.log
     assert snapshot(again) == snapshot(match)
@@ -159,6 +172,9 @@ def test_clone_is_independent(game_id):
     for _ in range(30):
         if twin.over:
             break
+        if twin.hand_over:
+            twin.next_hand()
+            continue
         random_step(twin, twin_rng)
     assert snapshot(match) == before
     # and the clone continues exactly as the original would
@@ -167,6 +183,9 @@ def test_clone_is_independent(game_id):
     for _ in range(30):
         if match.over:
             break
+        if match.hand_over:
+            match.next_hand()
+            continue
         assert random_step(match, rng_a)[2] == random_step(twin2, rng_b)[2]
 
 
@@ -203,6 +222,9 @@ def test_events_hide_private_cards_from_other_seats(game_id):
     for _ in range(200):
         if match.over:
             break
+        if match.hand_over:
+            match.next_hand()
+            continue
         random_step(match, rng)
     private = [e for e in match.log if e.private_to is not None and e.cards]
     assert private, "expected some private events (deals, draws)"

@@ -36,7 +36,11 @@ def table(
 def play(match: UnoHeartsMatch, *moves: str) -> None:
     for move in moves:
         assert match.current is not None
+        if match.hand_over:
+            match.next_hand()
         match.apply(match.current, move)
+        if match.hand_over:  # the table has been seen: deal on, as a driver would
+            match.next_hand()
 
 
 # -- notation ----------------------------------------------------------------------------
@@ -79,11 +83,16 @@ def test_every_legal_action_prints_and_parses_back_to_itself() -> None:
     match = SPEC.new_match(4, {"pass_three": True, "shoot_the_moon": True}, seed=5)
     seen_kinds = set()
     while not match.over:
+        if match.hand_over:
+            match.next_hand()
+            continue
         seat = match.actors()[0]
         legal = match.legal_actions(seat)
         for action in legal:
             assert SPEC.parse_action(str(action)) == action
             seen_kinds.add(action.kind)
+        if match.hand_over:
+            match.next_hand()
         match.apply(seat, str(rng.choice(legal)))
     assert {"play", "give", "direction"} <= seen_kinds
 
@@ -147,6 +156,8 @@ def test_the_view_shows_the_table_and_only_the_seats_own_hand() -> None:
     assert view.tricks == ()
     assert view.last_trick is None
     assert view.last_hand is None
+    if match.hand_over:
+        match.next_hand()
     match.apply(2, "WD4>P")
     view = match.view(0)
     plays = ((0, cards("P10")[0], None), (1, cards("P12")[0], None), (2, cards("WD4")[0], "P"))
@@ -246,10 +257,14 @@ def test_clone_is_independent_and_shares_the_future_deals() -> None:
     match = SPEC.new_match(3, seed=8)
     for _ in range(10):
         seat = match.actors()[0]
+        if match.hand_over:
+            match.next_hand()
         match.apply(seat, rng.choice(match.legal_actions(seat)))
     twin = match.clone()
     assert twin.view(0) == match.view(0)
     seat = twin.actors()[0]
+    if twin.hand_over:
+        twin.next_hand()
     twin.apply(seat, twin.legal_actions(seat)[0])
     assert twin.view(seat) != match.view(seat)
     assert len(match.history) == 10
@@ -257,8 +272,15 @@ def test_clone_is_independent_and_shares_the_future_deals() -> None:
     twin = match.clone()
     a_rng, b_rng = random.Random(1), random.Random(1)
     while not match.over:
+        if match.hand_over:
+            match.next_hand()
+            continue
         seat = match.actors()[0]
+        if match.hand_over:
+            match.next_hand()
         match.apply(seat, a_rng.choice(match.legal_actions(seat)))
+        if twin.hand_over:
+            twin.next_hand()
         twin.apply(seat, b_rng.choice(twin.legal_actions(seat)))
     assert twin.over
     assert twin.scores == match.scores
@@ -270,10 +292,17 @@ def test_a_match_is_its_seed_and_its_actions() -> None:
     options = {"pass_three": True, "shoot_the_moon": True, "target": 40}
     match = SPEC.new_match(6, options, seed=4)
     while not match.over:
+        if match.hand_over:
+            match.next_hand()
+            continue
         seat = match.actors()[-1]
+        if match.hand_over:
+            match.next_hand()
         match.apply(seat, rng.choice(match.legal_actions(seat)))
     replay = SPEC.new_match(6, options, seed=4)
     for seat, action in match.history:
+        if replay.hand_over:  # dealing is not an action: replayers deal when a hand is over
+            replay.next_hand()
         replay.apply(seat, str(action))
     assert replay.log == match.log
     assert replay.winners == match.winners
@@ -286,6 +315,8 @@ def test_determinize_keeps_what_the_seat_knows_and_deals_the_rest() -> None:
     match = SPEC.new_match(4, {"pass_three": True}, seed=21)
     assert isinstance(match, UnoHeartsMatch)
     for seat in range(4):
+        if match.hand_over:
+            match.next_hand()
         match.apply(seat, match.legal_actions(seat)[seat])
     gift = match.passes[0]
     assert gift is not None
@@ -310,6 +341,8 @@ def test_determinize_honours_shown_voids() -> None:
     # play until some seat has shown a void; another seat looks
     while not any(match.voids):
         seat = match.actors()[0]
+        if match.hand_over:
+            match.next_hand()
         match.apply(seat, rng.choice(match.legal_actions(seat)))
     viewer = (next(s for s in range(3) if match.voids[s]) + 1) % 3
     view = match.view(viewer)
@@ -330,12 +363,18 @@ def test_determinize_honours_shown_voids() -> None:
 
 def test_determinize_of_a_pass_phase_view_plays_on() -> None:
     match = SPEC.new_match(3, {"pass_three": True}, seed=9)
+    if match.hand_over:
+        match.next_hand()
     match.apply(1, match.legal_actions(1)[5])
+    if match.hand_over:
+        match.next_hand()
     match.apply(2, match.legal_actions(2)[0])
     view = match.view(1)
     sample = determinize(view, random.Random(3))
     assert sample.view(1) == view
     assert sample.actors() == (0,)
+    if sample.hand_over:
+        sample.next_hand()
     sample.apply(0, sample.legal_actions(0)[0])
     assert sample.phase == "play"
     assert set(view.passed) <= set(sample.hands[2])
@@ -357,5 +396,10 @@ def test_determinize_in_the_choice_phases(phase: str) -> None:
         assert sample.view(seat) == view
         assert sample.legal_actions(match.current) == match.legal_actions(match.current)  # type: ignore[arg-type]
         while not sample.over:
+            if sample.hand_over:
+                sample.next_hand()
+                continue
             actor = sample.actors()[0]
+            if sample.hand_over:
+                sample.next_hand()
             sample.apply(actor, rng.choice(sample.legal_actions(actor)))

@@ -116,6 +116,9 @@ def play_match(players: int, seed: int, deep: bool) -> UnoHeartsMatch:
     for step in range(MAX_ACTIONS):
         if match.over:
             break
+        if match.hand_over:
+            match.next_hand()
+            continue
         actors = match.actors()
         assert actors, f"{where}: nobody can act at step {step}"
         seat = actors[rng.randrange(len(actors))] if match.phase == "pass" else actors[0]
@@ -125,6 +128,8 @@ def play_match(players: int, seed: int, deep: bool) -> UnoHeartsMatch:
             check_hidden_cards_do_not_show(match, rng, f"{where} step {step}")
             check_determinization(match, rng, f"{where} step {step}")
             check_legal_list_is_exactly_what_apply_allows(match, f"{where} step {step}")
+        if match.hand_over:
+            match.next_hand()
         events = match.apply(seat, choose(match, seat, rng))
         size = sum(map(len, match.hands)) + len(match.draw_pile) + sum(map(len, match.taken))
         assert size + len(match.trick) == len(DECK), f"{where} step {step}"
@@ -196,13 +201,23 @@ def test_determinized_matches_play_to_the_end(players: int) -> None:
         for _ in range(rng.randrange(0, 60)):
             if match.over:
                 break
+            if match.hand_over:
+                match.next_hand()
+                continue
             seat = match.actors()[0]
+            if match.hand_over:
+                match.next_hand()
             match.apply(seat, choose(match, seat, rng))
         view = match.view(rng.randrange(players))
         sample = determinize(view, rng)
         for _ in range(MAX_ACTIONS):
             if sample.over:
                 break
+            if sample.hand_over:
+                sample.next_hand()
+                continue
             seat = sample.actors()[0]
+            if sample.hand_over:
+                sample.next_hand()
             sample.apply(seat, choose(sample, seat, rng))
         assert sample.over, f"players={players} seed={seed}"

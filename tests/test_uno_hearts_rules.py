@@ -28,7 +28,11 @@ def play(match: UnoHeartsMatch, *moves: str) -> list[Any]:
     for move in moves:
         seat = match.current
         assert seat is not None, f"nobody to play {move}"
+        if match.hand_over:
+            match.next_hand()
         events += match.apply(seat, move)
+        if match.hand_over:  # the table has been seen: deal on, as a driver would
+            events += match.next_hand()
     return events
 
 
@@ -351,6 +355,8 @@ def test_a_purple_8_lets_the_taker_choose_left() -> None:
         match.apply(1, "G4")
     with pytest.raises(IllegalAction, match="it is seat 1's turn"):
         match.apply(0, "direction:left")
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(1, "direction:left")
     assert events[0].kind == "pass_hand"
     assert events[0].data == {"direction": "left"}
@@ -488,6 +494,8 @@ def test_moon_shooter_chooses_minus_20_and_scores_may_go_negative() -> None:
     assert [str(a) for a in match.legal_actions(0)] == ["moon:self", "moon:others"]
     with pytest.raises(IllegalAction, match="it is seat 0's turn"):
         match.apply(1, "moon:self")
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(0, "moon:self")
     assert kinds(events)[:2] == ["moon", "hand_end"]
     assert match.scores == [-20, 0, 0]  # D-4: no floor
@@ -566,6 +574,8 @@ def test_pass_three_is_simultaneous_and_hidden_until_all_have_chosen() -> None:
     assert match.current is None
     assert match.actors() == (0, 1, 2)
     assert len(match.legal_actions(0)) == 4  # C(4, 3)
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(1, "give:Y2,P1,Y3")
     assert kinds(events) == ["pass_chosen"]
     assert events[0].cards == ()
@@ -577,7 +587,11 @@ def test_pass_three_is_simultaneous_and_hidden_until_all_have_chosen() -> None:
     assert match.view(2).passed == ()
     assert match.view(2).hand == three_table().view(2).hand
     assert match.view(2).pass_pending == (0, 2)
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "give:H1,H2,H3")
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(2, "give:P2,P3,G1")
     passes = [e for e in events if e.kind == "pass"]
     assert [(e.seat, e.data["to"]) for e in passes] == [(0, 1), (1, 2), (2, 0)]
@@ -601,6 +615,8 @@ def test_pass_three_is_simultaneous_and_hidden_until_all_have_chosen() -> None:
 def test_nobody_sees_another_seats_choice_before_the_exchange_d5() -> None:
     one, other = three_table(), three_table()
     one.apply(1, "give:Y2,Y3,Y4")
+    if other.hand_over:
+        other.next_hand()
     other.apply(1, "give:Y2,P1,Y3")
     for seat in (0, 2):
         assert one.view(seat) == other.view(seat)
@@ -610,7 +626,11 @@ def test_nobody_sees_another_seats_choice_before_the_exchange_d5() -> None:
 
 def test_pass_three_with_two_players_goes_to_the_opponent_d8() -> None:
     match = three_table(players=2)
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "give:Y1,H2,H3")
+    if match.hand_over:
+        match.next_hand()
     match.apply(1, "give:P1,Y3,Y4")
     assert [[str(c) for c in h] for h in match.hands] == [
         ["H1", "Y3", "Y4", "P1"],
@@ -637,10 +657,13 @@ def test_pass_three_happens_every_hand() -> None:
         assert match.phase == "pass"
         assert match.hand_number == hand
         for seat in range(4):
+            if match.hand_over:
+                match.next_hand()
             match.apply(seat, match.legal_actions(seat)[0])
-        while match.hand_number == hand:
+        while match.hand_number == hand and not match.hand_over:
             seat = match.actors()[0]
             match.apply(seat, match.legal_actions(seat)[0])
+        match.next_hand()
 
 
 # -- errors in player words -------------------------------------------------------------

@@ -49,12 +49,17 @@ def play_out(
     actions = 0
     choice = rng.choice
     while not match.over:
+        if match.hand_over:
+            match.next_hand()
+            continue
         seat = match.current
         if match.exposed is not None and rng.random() < 0.3:
             seat = choice(match.actors())  # an out-of-turn call or catch
         legal = match.legal_actions(seat)
         assert legal, f"{where}: seat {seat} has no legal action at action {actions}"
         plays = legal if uniform else [a for a in legal if a.kind == "play"]
+        if match.hand_over:
+            match.next_hand()
         events = match.apply(seat, choice(plays or legal))
         actions += 1
         assert card_multiset(match.zones()) == deck, f"{where}: cards lost or doubled at {actions}"
@@ -62,7 +67,7 @@ def play_out(
             if event.private_to is not None:
                 other = (min(event.private_to) + 1) % players
                 assert event.seen_by(other).cards == (), f"{where}: {event.kind} leaks"
-        if view_every and actions % view_every == 0 and not match.over:
+        if view_every and actions % view_every == 0 and not match.over and not match.hand_over:
             k = rng.randrange(players)
             view = match.view(k)
             assert {str(a) for a in view.legal} == rulebook_legal(view), f"{where}: at {actions}"
@@ -174,9 +179,14 @@ def test_running_scoring_matches(deal):
         match = spec.new_match(3, {"target": 150, "scoring": "running"}, seed=seed)
         rng = random.Random(seed)
         while not match.over:
+            if match.hand_over:
+                match.next_hand()
+                continue
             seat = match.current
             legal = match.legal_actions(seat)
             plays = [a for a in legal if a.kind == "play"]
+            if match.hand_over:
+                match.next_hand()
             match.apply(seat, rng.choice(plays or legal))
         check_final_scores(match, f"running seed={seed}")
         low = min(match.scores)
@@ -197,6 +207,8 @@ def test_clone_is_independent_and_continues_identically():
     for _ in range(40):
         seat = match.current
         legal = match.legal_actions(seat)
+        if match.hand_over:
+            match.next_hand()
         match.apply(seat, rng.choice([a for a in legal if a.kind == "play"] or legal))
     twin = match.clone()
     before = match.state_key()
@@ -204,8 +216,13 @@ def test_clone_is_independent_and_continues_identically():
     for _ in range(200):
         if twin.over:
             break
+        if twin.hand_over:
+            twin.next_hand()
+            continue
         seat = twin.current
         action = twin.legal_actions(seat)[-1]  # mostly draws: exercises the rng
+        if twin.hand_over:
+            twin.next_hand()
         events = twin.apply(seat, action)
         assert match.state_key() == before  # the original did not move
         assert match.apply(seat, action) == events
@@ -222,6 +239,8 @@ def test_views_hide_other_hands_and_the_draw_pile(deal):
     assert a.view(0) == b.view(0)
     assert a.view(1) != b.view(1)
     for match in (a, b):
+        if match.hand_over:
+            match.next_hand()
         match.apply(0, "W>B")
     assert a.view(0) == b.view(0)
     a.apply(1, "B3")
@@ -246,15 +265,25 @@ def test_determinized_match_plays_to_the_end():
         for _ in range(rng.randrange(60)):
             seat = match.current
             legal = match.legal_actions(seat)
+            if match.hand_over:
+                match.next_hand()
             match.apply(seat, rng.choice([a for a in legal if a.kind == "play"] or legal))
             if match.over:
                 break
+            if match.hand_over:
+                match.next_hand()
+                continue
         if match.over:
             continue
         seat = rng.randrange(3)
         twin = determinize(match.view(seat), rng)
         while not twin.over:
+            if twin.hand_over:
+                twin.next_hand()
+                continue
             s = twin.current
             legal = twin.legal_actions(s)
+            if twin.hand_over:
+                twin.next_hand()
             twin.apply(s, rng.choice([a for a in legal if a.kind == "play"] or legal))
         assert twin.winners

@@ -120,6 +120,8 @@ def test_d2_deal_passes_left_each_round(deal):
     match = deal([["R1"], ["G2", "G3"], ["G4", "G5"]], first="R5", dealer=2, target=500)
     first_dealer = match.dealer
     match.apply(0, "R1")  # seat 0 goes out
+    assert match.hand_over and match.hand_number == 1  # the finished table, until dealt
+    match.next_hand()
     assert match.hand_number == 2
     assert match.dealer == (first_dealer + 1) % 3
     assert match.view(0).hand_sizes[0] >= 7
@@ -149,7 +151,11 @@ def test_d29_skip_first_left_player_is_skipped(deal):
 def test_d29_reverse_first_dealer_plays_first_counter_clockwise(deal):
     match = deal([["R1", "G1"], ["R2"], ["R3"]], first="G-rev", dealer=1)
     assert (match.current, match.direction) == (1, -1)
+    if match.hand_over:
+        match.next_hand()
     match.apply(1, "draw")  # B6 drawn, no match: kept, and the turn passes right
+    if match.hand_over:
+        match.next_hand()
     match.apply(1, "keep")
     assert match.current == 0
 
@@ -167,6 +173,8 @@ def test_d29_wild_first_left_player_declares_then_plays(deal, first):
     assert match.view(1).active_color is None
     with pytest.raises(IllegalAction, match="colour"):
         match.apply(1, "G2")
+    if match.hand_over:
+        match.next_hand()
     match.apply(1, "color:G")
     assert match.current == 1 and match.pending is None
     assert legal(match, 1) == ["G2", "G2!", "draw"]
@@ -220,6 +228,8 @@ def test_matching_by_colour_number_and_symbol(deal):
 
 def test_matching_a_number_cannot_match_a_wild_by_number(deal):
     match = deal([["G5", "R5", "B7"], ["R2"]], first="W", dealer=1)
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "color:G")
     assert legal(match, 0) == ["G5", "draw"]
     message = r"R5 does not match the W on the pile \(active colour green\)"
@@ -253,12 +263,16 @@ def test_wild_needs_a_colour_and_numbers_take_none(deal):
         match.apply(0, "W")
     with pytest.raises(IllegalAction, match="only a wild card"):
         match.apply(0, "R7>G")
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "W>B")
     assert match.view(1).active_color == "B" and match.current == 1
 
 
 def test_wild_may_declare_the_current_colour(deal):
     match = deal([["W", "R7", "B2"], ["R2"]], first="R5", dealer=1)
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "W>R")
     assert match.view(1).active_color == "R"
 
@@ -269,16 +283,22 @@ def test_wild_may_declare_the_current_colour(deal):
 def test_d30_may_draw_while_holding_a_playable_card(deal):
     match = deal([["R7", "B2"], ["R2"]], first="R5", dealer=1, pile=["Y9", "G1"])
     assert "draw" in legal(match, 0)
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(0, "draw")
     assert names(events[0].cards) == ["Y9"] and events[0].private_to == frozenset({0})
     assert events[0].seen_by(1).cards == ()
     assert len(match.hands[0]) == 3  # only one card, not until playable
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "keep")
     assert match.current == 1 and len(match.hands[0]) == 3
 
 
 def test_d30_drawn_playable_card_may_be_played_but_nothing_else(deal):
     match = deal([["R7", "B2"], ["R2"]], first="R5", dealer=1, pile=["R9", "G1"])
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "draw")
     assert match.pending == "drawn" and str(match.view(0).drawn) == "R9"
     assert legal(match, 0) == ["R9", "keep"]
@@ -286,13 +306,19 @@ def test_d30_drawn_playable_card_may_be_played_but_nothing_else(deal):
         match.apply(0, "R7")
     with pytest.raises(IllegalAction):
         match.apply(0, "draw")
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "R9")
     assert match.current == 1 and str(match.discard[-1]) == "R9"
 
 
 def test_d30_keep_the_drawn_card_even_if_playable(deal):
     match = deal([["R7", "B2"], ["R2"]], first="R5", dealer=1, pile=["R9", "G1"])
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "draw")
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(0, "keep")
     assert kinds(events) == ["keep"]
     assert match.current == 1 and names(match.hands[0]) == ["R7", "R9", "B2"]
@@ -300,6 +326,8 @@ def test_d30_keep_the_drawn_card_even_if_playable(deal):
 
 def test_d30_unplayable_drawn_card_must_be_kept(deal):
     match = deal([["R7", "B2"], ["R2"]], first="R5", dealer=1, pile=["G9", "G1"])
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "draw")
     # still a decision, so the others cannot tell whether the card was playable (D-5)
     assert match.current == 0 and match.pending == "drawn"
@@ -308,6 +336,8 @@ def test_d30_unplayable_drawn_card_must_be_kept(deal):
         match.apply(0, "G9")
     with pytest.raises(IllegalAction, match="you may only play the drawn card"):
         match.apply(0, "R7")
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(0, "keep")
     assert kinds(events) == ["keep"]
     assert match.current == 1 and match.pending is None
@@ -325,12 +355,16 @@ def test_d5_others_cannot_tell_a_playable_drawn_card_from_an_unplayable_one(deal
     assert None not in (playable.view(0).drawn, unplayable.view(0).drawn)
     assert playable.view(0) != unplayable.view(0)  # the drawing seat does see its card
     for match in (playable, unplayable):
+        if match.hand_over:
+            match.next_hand()
         match.apply(0, "keep")
     assert playable.view(1) == unplayable.view(1)
 
 
 def test_d30_drawn_card_with_uno_when_it_leaves_one(deal):
     match = deal([["B2"], ["R2"]], first="R5", dealer=1, pile=["R9", "G1"])
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "draw")
     assert legal(match, 0) == ["R9", "R9!", "keep"]
 
@@ -351,6 +385,8 @@ def test_d31_no_stacking_the_draw_two_victim_cannot_answer(deal):
         dealer=2,
         pile=["B4", "B5", "B6", "B7"],
     )
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(0, "R+2")
     assert kinds(events) == ["play", "penalty", "draw", "skip"]
     assert names(match.hands[1]) == ["R+2", "G+2", "B1", "B4", "B5"]
@@ -366,14 +402,20 @@ def test_d31_later_draw_two_on_draw_two_draws_only_two(deal):
         dealer=2,
         pile=["B4", "B5", "B6", "B7", "B8", "B9"],
     )
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "R+2")  # seat 1 draws 2, seat 2 is up
     assert match.current == 2
+    if match.hand_over:
+        match.next_hand()
     match.apply(2, "G+2")  # seat 0 draws only 2
     assert len(match.hands[0]) == 4 and match.current == 1
 
 
 def test_skip_advances_two_seats(deal):
     match = deal([["R-skip", "R1", "G1"], ["R2"], ["R3"]], first="R5", dealer=2)
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(0, "R-skip")
     assert kinds(events) == ["play", "skip"] and events[1].seat == 1
     assert match.current == 2
@@ -381,6 +423,8 @@ def test_skip_advances_two_seats(deal):
 
 def test_reverse_flips_direction_with_three_or_more(deal):
     match = deal([["R-rev", "R1"], ["R2"], ["R3", "R4"], ["R6"]], first="R5", dealer=3)
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "R-rev")
     assert (match.direction, match.current) == (-1, 3)
 
@@ -388,6 +432,8 @@ def test_reverse_flips_direction_with_three_or_more(deal):
 @pytest.mark.parametrize("card", ["R-rev", "R-skip"])
 def test_d32_two_players_reverse_and_skip_return_the_turn(deal, card):
     match = deal([[card, "R1"], ["R2", "R3"]], first="R5", dealer=1)
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, card)
     assert match.current == 0
     assert legal(match, 0)[0] == "R1"
@@ -395,12 +441,16 @@ def test_d32_two_players_reverse_and_skip_return_the_turn(deal, card):
 
 def test_d32_two_players_draw_two_returns_the_turn(deal):
     match = deal([["R+2", "R1", "G1"], ["R2"]], first="R5", dealer=1, pile=["B4", "B5"])
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "R+2")
     assert match.current == 0 and len(match.hands[1]) == 3
 
 
 def test_d32_two_players_wild_draw_four_returns_the_turn(deal):
     match = deal([["W+4", "R1", "G1"], ["R2"]], first="B5", dealer=1, wd4_bluff=False)
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "W+4>G")
     assert match.current == 0 and len(match.hands[1]) == 5
     bluff = deal([["W+4", "R1", "G1"], ["R2"]], first="B5", dealer=1)
@@ -430,9 +480,13 @@ def test_d33_wd4_legal_with_matching_number_or_symbol_of_other_colours(deal):
 
 def test_d33_active_colour_is_the_declared_wild_colour(deal):
     match = deal([["W", "R1"], ["W+4", "G3", "B3"], ["R3"]], first="R5", dealer=2, wd4_bluff=False)
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "W>G")
     assert "W+4>R" not in legal(match, 1)  # seat 1 holds green: the declared colour
     match = deal([["W", "R1"], ["W+4", "R3", "B3"], ["R3"]], first="R5", dealer=2, wd4_bluff=False)
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "W>G")
     assert "W+4>R" in legal(match, 1)  # red no longer counts
 
@@ -440,6 +494,8 @@ def test_d33_active_colour_is_the_declared_wild_colour(deal):
 def test_d33_wd4_with_bluffing_is_always_playable_and_offers_challenge(deal):
     match = deal([["W+4", "Y2", "G1"], ["R2"], ["B2"]], first="Y5", dealer=2)
     assert "W+4>R" in legal(match, 0)
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "W+4>R")
     assert match.current == 1 and legal(match, 1) == ["challenge", "accept"]
     assert match.view(2).pending == "challenge"
@@ -449,7 +505,11 @@ def test_d33_wd4_with_bluffing_is_always_playable_and_offers_challenge(deal):
 def test_d33_guilty_challenge_offender_draws_four_challenger_plays(deal):
     pile = ["B4", "B5", "B6", "B7", "B8", "B9"]
     match = deal([["W+4", "Y2", "G1"], ["R2", "R3"], ["B2"]], first="Y5", dealer=2, pile=pile)
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "W+4>R")
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(1, "challenge")
     assert kinds(events) == ["challenge", "reveal", "penalty", "draw"]
     assert events[0].data == {"target": 0, "guilty": True}
@@ -466,7 +526,11 @@ def test_d33_guilty_challenge_offender_draws_four_challenger_plays(deal):
 def test_d33_innocent_challenge_challenger_draws_six_and_is_skipped(deal):
     pile = ["B4", "B5", "B6", "B7", "B8", "B9"]
     match = deal([["W+4", "B2", "G1"], ["R2", "R3"], ["B2"]], first="Y5", dealer=2, pile=pile)
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "W+4>R")
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(1, "challenge")
     assert kinds(events) == ["challenge", "reveal", "penalty", "draw", "skip"]
     assert events[0].data["guilty"] is False
@@ -477,7 +541,11 @@ def test_d33_innocent_challenge_challenger_draws_six_and_is_skipped(deal):
 
 def test_d33_accept_draws_four_and_is_skipped(deal):
     match = deal([["W+4", "Y2", "G1"], ["R2", "R3"], ["B2"]], first="Y5", dealer=2)
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "W+4>B")
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(1, "accept")
     assert kinds(events) == ["accept", "penalty", "draw", "skip"]
     assert len(match.hands[1]) == 6 and match.current == 2
@@ -486,6 +554,8 @@ def test_d33_accept_draws_four_and_is_skipped(deal):
 
 def test_d33_only_the_victim_may_challenge(deal):
     match = deal([["W+4", "Y2", "G1"], ["R2", "R3"], ["B2"]], first="Y5", dealer=2)
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "W+4>B")
     with pytest.raises(IllegalAction, match="seat 1's turn"):
         match.apply(2, "challenge")
@@ -496,6 +566,8 @@ def test_d33_only_the_victim_may_challenge(deal):
 def test_d33_wd4_as_last_card_no_challenge_victim_draws_four_and_it_scores(deal):
     pile = ["B4", "B5", "B6", "B7", "B8"]
     match = deal([["W+4"], ["R2", "R3"], ["B2"]], first="Y5", dealer=2, pile=pile, target=1000)
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(0, "W+4>G")
     assert kinds(events)[:4] == ["play", "penalty", "draw", "hand_end"]
     end = events[3]
@@ -507,6 +579,8 @@ def test_d33_wd4_as_last_card_no_challenge_victim_draws_four_and_it_scores(deal)
 def test_draw_two_as_last_card_is_still_drawn_and_scored(deal):
     pile = ["B4", "B5", "B6"]
     match = deal([["R+2"], ["R2", "R3"], ["B2"]], first="R5", dealer=2, pile=pile, target=1000)
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(0, "R+2")
     assert kinds(events)[:4] == ["play", "penalty", "draw", "hand_end"]
     assert events[3].data["points"] == (2 + 3 + 4 + 5 + 2, 0, 0)
@@ -514,6 +588,8 @@ def test_draw_two_as_last_card_is_still_drawn_and_scored(deal):
 
 def test_final_skip_or_reverse_has_no_effect(deal):
     match = deal([["R-skip"], ["R2"], ["B2"]], first="R5", dealer=2, target=1000)
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(0, "R-skip")
     assert kinds(events)[:2] == ["play", "hand_end"]
 
@@ -523,12 +599,24 @@ def test_final_skip_or_reverse_has_no_effect(deal):
 
 def test_d34_reshuffle_keeps_the_top_card(deal):
     match = deal([["R1", "R2", "B9"], ["R3", "G4"]], first="R5", dealer=1, pile=["Y1"])
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "R1")
+    if match.hand_over:
+        match.next_hand()
     match.apply(1, "R3")
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "R2")  # discard: R5 R1 R3 R2, draw pile: Y1
+    if match.hand_over:
+        match.next_hand()
     match.apply(1, "draw")  # takes Y1; the pile is empty now
+    if match.hand_over:
+        match.next_hand()
     match.apply(1, "keep")
     assert match.draw_pile == []
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(0, "draw")
     assert kinds(events) == ["reshuffle", "draw"]
     assert names(match.discard) == ["R2"]
@@ -538,8 +626,14 @@ def test_d34_reshuffle_keeps_the_top_card(deal):
 
 def test_d34_reshuffled_wild_colour_is_forgotten(deal):
     match = deal([["W", "G1", "B9"], ["G3", "G4"]], first="R5", dealer=1, pile=[])
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "W>G")
+    if match.hand_over:
+        match.next_hand()
     match.apply(1, "G3")
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(0, "draw")  # the pile was empty: R5 and W are reshuffled
     assert events[0].kind == "reshuffle"
     assert names(match.discard) == ["G3"]
@@ -547,6 +641,8 @@ def test_d34_reshuffled_wild_colour_is_forgotten(deal):
 
 def test_d34_forced_draw_takes_what_exists(deal):
     match = deal([["R+2", "R1", "B2"], ["G1", "G2"], ["B1"]], first="R5", dealer=2, pile=["Y1"])
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(0, "R+2")  # only Y1 and the R5 under the R+2 exist
     assert kinds(events) == ["play", "penalty", "draw", "reshuffle", "draw", "skip"]
     assert names(match.hands[1]) == ["R5", "Y1", "G1", "G2"]  # hands sort R, Y, G, B
@@ -565,14 +661,22 @@ def test_d34_voluntary_draw_unavailable_must_play_a_match(deal):
 def test_d34_pass_only_when_nothing_matches_and_nothing_to_draw(deal):
     match = deal([["G1", "G2"], ["B1", "R1"]], first="R5", dealer=1, pile=[])
     assert legal(match, 0) == ["pass"]
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(0, "pass")
     assert kinds(events) == ["pass"] and match.current == 1
 
 
 def test_d34_blocked_round_lowest_hand_wins_and_scores(deal):
     match = deal([["G1", "G9"], ["B2", "B3"], ["Y-skip"]], first="R5", dealer=2, pile=[])
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "pass")
+    if match.hand_over:
+        match.next_hand()
     match.apply(1, "pass")
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(2, "pass")
     end = next(e for e in events if e.kind == "hand_end")
     assert end.data["blocked"] is True and end.data["winner"] == 1
@@ -582,6 +686,8 @@ def test_d34_blocked_round_lowest_hand_wins_and_scores(deal):
 def test_d34_blocked_round_tie_goes_to_the_next_in_turn_order(deal):
     match = deal([["G1", "G4"], ["B2", "B3"], ["Y5"]], first="R6", dealer=2, pile=[])
     for seat in (0, 1, 2):
+        if match.hand_over:
+            match.next_hand()
         events = match.apply(seat, "pass")
     end = next(e for e in events if e.kind == "hand_end")
     # every hand is worth 5; seat 0 would move next
@@ -590,7 +696,11 @@ def test_d34_blocked_round_tie_goes_to_the_next_in_turn_order(deal):
 
 def test_d34_a_draw_resets_the_blocked_count(deal):
     match = deal([["G1", "G9"], ["B2", "R+2"], ["Y-skip"]], first="R5", dealer=2, pile=[])
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "pass")
+    if match.hand_over:
+        match.next_hand()
     match.apply(1, "R+2")  # seat 2 draws the R5: a card moved
     assert match.passes == 0
     assert match.hand_number == 1
@@ -602,6 +712,8 @@ def test_d34_a_draw_resets_the_blocked_count(deal):
 def test_d35_both_plain_and_uno_play_are_listed_when_one_card_is_left(deal):
     match = deal([["R1", "G2"], ["R2", "R3", "R4"]], first="R5", dealer=1)
     assert legal(match, 0) == ["R1", "R1!", "draw"]
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(0, "R1!")
     assert kinds(events) == ["play", "uno"] and match.exposed is None
 
@@ -616,6 +728,8 @@ def test_d35_no_false_uno_calls(deal):
 def test_d35_forgetting_uno_exposes_and_anyone_else_may_catch(deal):
     pile = ["B4", "B5", "B6"]
     match = deal([["R1", "G2"], ["R2", "R3"], ["G3"], ["B9"]], first="R5", dealer=3, pile=pile)
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(0, "R1")
     assert kinds(events) == ["play", "exposed"]
     assert match.exposed == 0
@@ -623,6 +737,8 @@ def test_d35_forgetting_uno_exposes_and_anyone_else_may_catch(deal):
     assert legal(match, 0) == ["uno"]
     assert legal(match, 2) == ["catch:0"] and legal(match, 3) == ["catch:0"]
     assert legal(match, 1)[-1] == "catch:0"
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(3, "catch:0")
     assert kinds(events) == ["catch", "penalty", "draw"]
     assert names(match.hands[0]) == ["G2", "B4", "B5"]
@@ -633,7 +749,11 @@ def test_d35_forgetting_uno_exposes_and_anyone_else_may_catch(deal):
 
 def test_d35_late_call_makes_the_player_safe(deal):
     match = deal([["R1", "G2"], ["R2", "R3"], ["G3"]], first="R5", dealer=2)
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "R1")
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(0, "uno")
     assert kinds(events) == ["uno"] and events[0].data["late"] is True
     assert match.exposed is None
@@ -643,7 +763,11 @@ def test_d35_late_call_makes_the_player_safe(deal):
 
 def test_d35_exposure_ends_when_the_next_player_acts(deal):
     match = deal([["R1", "G2"], ["R2", "R3", "R4"], ["G3"]], first="R5", dealer=2)
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "R1")
+    if match.hand_over:
+        match.next_hand()
     match.apply(1, "R2")
     assert match.exposed is None
     with pytest.raises(IllegalAction, match="cannot be caught"):
@@ -654,6 +778,8 @@ def test_d35_cannot_catch_yourself_or_a_safe_seat(deal):
     match = deal([["R1", "G2"], ["R2", "R3"], ["G3"]], first="R5", dealer=2)
     with pytest.raises(IllegalAction):
         match.apply(1, "catch:0")
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "R1")
     with pytest.raises(IllegalAction):
         match.apply(0, "catch:0")
@@ -664,25 +790,37 @@ def test_d35_cannot_catch_yourself_or_a_safe_seat(deal):
 def test_d38_forced_draw_does_not_end_the_exposure(deal):
     pile = ["B4", "B5", "B6", "B7"]
     match = deal([["R+2", "G2"], ["R2", "R3"], ["R7", "Y1", "Y2"]], first="R5", dealer=2, pile=pile)
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "R+2")  # seat 1 draws 2 and is skipped; seat 0 still exposed
     assert match.exposed == 0 and match.current == 2
+    if match.hand_over:
+        match.next_hand()
     match.apply(2, "R7")  # the player after the victim acts: the exposure ends
     assert match.exposed is None
 
 
 def test_d38_two_players_opponent_may_catch_until_the_player_acts_again(deal):
     match = deal([["R-skip", "G2"], ["R2", "R3"]], first="R5", dealer=1, pile=["B4", "B5"])
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "R-skip")
     assert match.current == 0 and match.exposed == 0
     assert legal(match, 0)[-1] == "uno" and legal(match, 1) == ["catch:0"]
+    if match.hand_over:
+        match.next_hand()
     match.apply(1, "catch:0")
     assert names(match.hands[0]) == ["G2", "B4", "B5"]
 
 
 def test_d38_wd4_victim_decision_ends_the_exposure(deal):
     match = deal([["W+4", "G2"], ["R2", "R3"], ["G3"]], first="R5", dealer=2)
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "W+4>G")
     assert match.exposed == 0 and legal(match, 2) == ["catch:0"]
+    if match.hand_over:
+        match.next_hand()
     match.apply(1, "accept")
     assert match.exposed is None
 
@@ -692,6 +830,8 @@ def test_d38_wd4_victim_decision_ends_the_exposure(deal):
 
 def test_standard_scoring_winner_takes_opponents_cards(deal):
     match = deal([["R1"], ["R2", "W", "G-skip"], ["Y9", "B0"]], first="R5", dealer=2, target=1000)
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(0, "R1")
     end = next(e for e in events if e.kind == "hand_end")
     assert end.data["points"] == (2 + 50 + 20 + 9, 0, 0)
@@ -702,6 +842,8 @@ def test_standard_scoring_winner_takes_opponents_cards(deal):
 
 def test_standard_scoring_first_to_target_wins(deal):
     match = deal([["R1"], ["R2", "W", "G-skip"], ["Y9", "B0"]], first="R5", dealer=2, target=81)
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(0, "R1")
     assert kinds(events)[-2:] == ["hand_end", "match_end"]
     assert match.over and match.winners == (0,)
@@ -718,6 +860,8 @@ def test_running_scoring_each_adds_own_hand_lowest_wins(deal):
         target=60,
         scoring="running",
     )
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(0, "R1")
     end = next(e for e in events if e.kind == "hand_end")
     assert end.data["points"] == (0, 72, 9)
@@ -726,6 +870,8 @@ def test_running_scoring_each_adds_own_hand_lowest_wins(deal):
 
 def test_d3_running_scoring_co_winners(deal):
     match = deal([["R1"], ["R2", "W"], ["B0"]], first="R5", dealer=2, target=52, scoring="running")
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "R1")  # totals 0, 52, 0
     assert match.winners == (0, 2)
 
@@ -736,6 +882,8 @@ def test_d3_running_scoring_co_winners(deal):
 def test_d36_drawn_creeper_is_revealed_then_three_silent_bonus_cards(deal):
     pile = ["C", "Y1", "C", "Y3", "B9"]
     match = deal([["G1", "G2"], ["R2"]], first="R5", dealer=1, pile=pile, game="uno-minecraft")
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(0, "draw")
     assert kinds(events) == ["draw", "creeper", "bonus"]
     assert events[1].private_to is None and names(events[1].cards) == ["C"]
@@ -747,6 +895,8 @@ def test_d36_drawn_creeper_is_revealed_then_three_silent_bonus_cards(deal):
     assert legal(match, 0) == ["C>R", "C>Y", "C>G", "C>B", "keep"]
     with pytest.raises(IllegalAction, match="drawn card"):
         match.apply(0, "Y1")
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "C>Y")
     assert match.view(1).known[0] == ()  # played: no longer known to be held
     assert match.view(1).active_color == "Y"
@@ -763,18 +913,28 @@ def test_d36_every_draw_during_play_triggers(deal, trigger):
     match = deal(hands, first="R5", dealer=2, pile=pile, game="uno-minecraft")
     victim = 1
     if trigger == "draw_two":
+        if match.hand_over:
+            match.next_hand()
         match.apply(0, "R+2")
     elif trigger == "catch":
         match = deal(
             [["R1", "G2"], ["R2", "R3"], ["G3"]], first="R5", dealer=2, pile=pile,
             game="uno-minecraft",
         )  # fmt: skip
+        if match.hand_over:
+            match.next_hand()
         match.apply(0, "R1")
+        if match.hand_over:
+            match.next_hand()
         match.apply(1, "catch:0")
         victim = 0
     else:
+        if match.hand_over:
+            match.next_hand()
         match.apply(0, "W+4>B")
         answer = "accept" if trigger == "wd4_accept" else "challenge"
+        if match.hand_over:
+            match.next_hand()
         match.apply(1, answer)
         victim = 0 if trigger == "wd4_guilty" else 1
     assert match.view(2).revealed[victim] == 1
@@ -786,6 +946,8 @@ def test_d36_creeper_plays_as_a_wild_and_scores_fifty(deal):
     match = deal([["C", "G1"], ["R2", "R3"]], first="B5", dealer=1, game="uno-minecraft")
     assert legal(match, 0)[:4] == ["C>R", "C>Y", "C>G", "C>B"]
     match = deal([["R1"], ["C", "R3"]], first="B1", dealer=1, game="uno-minecraft", target=1000)
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(0, "R1")
     assert next(e for e in events if e.kind == "hand_end").data["points"] == (53, 0)
 
@@ -805,6 +967,8 @@ def test_d36_bonus_creeper_does_not_trigger_and_penalty_counts_only_non_bonus(de
     pile = ["C", "C", "Y1", "Y2", "Y3", "Y4", "Y5"]
     match = deal([["R+2", "G2"], ["R2"], ["G3"]], first="R5", dealer=2, pile=pile,
                  game="uno-minecraft")  # fmt: skip
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "R+2")
     # C (reveal) + bonus C, Y1, Y2 + the second penalty card Y3
     assert names(match.hands[1]) == ["R2", "Y1", "Y2", "Y3", "C", "C"]
@@ -817,6 +981,8 @@ def test_d36_bonus_creeper_does_not_trigger_and_penalty_counts_only_non_bonus(de
 def test_view_shows_the_public_table_and_only_your_hand(deal):
     pile = ["B6", "B7", "B8"]
     match = deal([["R1", "G2", "W"], ["R2", "Y3", "Y4"], ["B2", "B3"]], pile=pile, dealer=2)
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "R1")
     view = match.view(1)
     assert names(view.hand) == ["R2", "Y3", "Y4"]
@@ -836,11 +1002,15 @@ def test_determinize_keeps_a_pending_challenge_playable(deal):
     from unotable.engine.uno import determinize
 
     match = deal([["W+4", "Y2", "G1"], ["R2", "R3"], ["B2"]], first="Y5", dealer=2)
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "W+4>R")
     for seed in range(10):
         twin = determinize(match.view(1), Random(seed))
         assert twin.view(1) == match.view(1)
         guilty = any(c.color == "Y" for c in twin.hands[0])
+        if twin.hand_over:
+            twin.next_hand()
         events = twin.apply(1, "challenge")
         assert events[0].data["guilty"] is guilty
 
@@ -851,12 +1021,16 @@ def test_determinize_gives_the_drawing_seat_some_unseen_drawn_card(deal):
     from unotable.engine.uno import determinize
 
     match = deal([["R1", "G2"], ["B3", "Y4", "Y5"]], first="R5", dealer=1, pile=["R9", "B9"])
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "draw")
     assert match.pending == "drawn"
     twin = determinize(match.view(1), Random(2))
     assert twin.view(1) == match.view(1)
     drawn = twin.drawn
     assert drawn in twin.hands[0] and twin.legal_actions(0)[-1].kind == "keep"
+    if twin.hand_over:
+        twin.next_hand()
     twin.apply(0, twin.legal_actions(0)[0])
 
 
@@ -876,7 +1050,11 @@ def test_d29_draw_two_first_with_two_players_the_dealer_starts(deal):
 
 def test_d34_catch_penalty_takes_what_exists(deal):
     match = deal([["R1", "G2"], ["R2", "R3", "R4"], ["G3"]], first="R5", dealer=2, pile=[])
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "R1")  # the draw pile is empty; only R5 lies under the R1
+    if match.hand_over:
+        match.next_hand()
     events = match.apply(2, "catch:0")
     assert kinds(events) == ["catch", "penalty", "reshuffle", "draw"]
     assert names(match.hands[0]) == ["R5", "G2"] and names(match.discard) == ["R1"]
@@ -884,7 +1062,11 @@ def test_d34_catch_penalty_takes_what_exists(deal):
 
 def test_d33_the_reveal_reaches_only_the_challenger_in_every_log(deal):
     match = deal([["W+4", "Y2", "G1"], ["R2", "R3"], ["B2"]], first="Y5", dealer=2)
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "W+4>R")
+    if match.hand_over:
+        match.next_hand()
     match.apply(1, "challenge")
     reveal = [e for e in match.events_for(1) if e.kind == "reveal"]
     assert names(reveal[0].cards) == ["Y2", "G1"]

@@ -75,12 +75,17 @@ def test_thousands_of_random_matches_keep_the_cards_and_the_score(players: int) 
         check_cards(match, where)
         budget = length * (56 + 4)
         while not match.over:
+            if match.hand_over:
+                match.next_hand()
+                continue
             budget -= 1
             assert budget > 0, f"{where}: the match does not end"
             seat = match.current
             assert seat is not None and match.actors() == (seat,), where
             legal = match.legal_actions(seat)
             assert legal, f"{where}: no legal action"
+            if match.hand_over:
+                match.next_hand()
             events = match.apply(seat, rng.choice(legal))
             check_cards(match, where)
             if any(e.kind == "hand_end" for e in events):
@@ -124,12 +129,17 @@ def test_views_never_show_hidden_cards(players: int) -> None:
         match = random_match(players, 1000 + seed, no_points_first_trick=seed % 2 == 0)
         rng = random.Random(seed)
         while not match.over:
+            if match.hand_over:
+                match.next_hand()
+                continue
             seat = match.current
             if match.phase == "play" and (match.trick or match.tricks) and rng.random() < 0.3:
                 watcher = rng.randrange(players)
                 other = swap_hidden(match, watcher, rng)
                 if other is not None:
                     assert other.view(watcher) == match.view(watcher), f"seed={seed}"
+            if match.hand_over:
+                match.next_hand()
             match.apply(seat, rng.choice(match.legal_actions(seat)))
         for watcher in range(players):
             for event in match.events_for(watcher):
@@ -154,6 +164,8 @@ def test_two_deals_differing_only_in_hidden_cards_look_the_same() -> None:
     second = SPEC.from_deal(4, seed=5, hands=swapped, dealer=3)
     for match in (first, second):
         for move in ("decline", "2C", "5C", "8C", "AC"):
+            if match.hand_over:
+                match.next_hand()
             match.apply(match.current, move)
     for seat in (0, 3):
         assert first.view(seat) == second.view(seat)
@@ -172,6 +184,9 @@ def test_determinize_is_faithful_honours_voids_and_plays_to_the_end(players: int
         match = random_match(players, 5000 + seed, no_points_first_trick=seed % 2 == 1)
         rng = random.Random(seed)
         while not match.over:
+            if match.hand_over:
+                match.next_hand()
+                continue
             seat = match.current
             if rng.random() < 0.25 or match.phase != "play" or not match.tricks:
                 watcher = seat if rng.random() < 0.7 else rng.randrange(players)
@@ -192,9 +207,16 @@ def test_determinize_is_faithful_honours_voids_and_plays_to_the_end(players: int
                         assert not held & view.voids[s], f"{where}: void ignored for {s}"
                 play_rng = random.Random(seed)
                 while not sample.over:
+                    if sample.hand_over:
+                        sample.next_hand()
+                        continue
                     s = sample.current
+                    if sample.hand_over:
+                        sample.next_hand()
                     sample.apply(s, play_rng.choice(sample.legal_actions(s)))
                 checked += 1
+            if match.hand_over:
+                match.next_hand()
             match.apply(seat, rng.choice(match.legal_actions(seat)))
     assert checked > 200
 
@@ -207,6 +229,8 @@ def test_determinize_keeps_what_the_opening_revealed() -> None:
     for _ in range(30):  # seat 0 watches seat 3 decide: seat 3 holds the Wild Club
         sample = determinize(match.view(0), rng)
         assert sample.current == 3 and any(c.text == "WC" for c in sample.hands[3][0])
+    if match.hand_over:
+        match.next_hand()
     match.apply(3, "decline")
     for _ in range(30):  # seat 1 must lead: it holds the lowest club of any hand
         sample = determinize(match.view(0), rng)
@@ -214,6 +238,8 @@ def test_determinize_keeps_what_the_opening_revealed() -> None:
         lowest = min(held, key=lambda c: c.rank)
         assert lowest in sample.hands[1][0]
         assert [a.card for a in sample.legal_actions(1)] == [lowest]
+    if match.hand_over:
+        match.next_hand()
     match.apply(1, "3C")
     for _ in range(30):
         sample = determinize(match.view(4), rng)
@@ -225,15 +251,27 @@ def test_clone_is_independent_and_replays_identically() -> None:
     match = random_match(6, 77, length=2)
     rng = random.Random(1)
     for _ in range(40):
+        if match.hand_over:
+            match.next_hand()
         match.apply(match.current, rng.choice(match.legal_actions(match.current)))
     copy = match.clone()
     before = [match.view(s) for s in range(6)]
     moves = random.Random(2)
     replay = random.Random(2)
     while not copy.over:
+        if copy.hand_over:
+            copy.next_hand()
+            continue
+        if copy.hand_over:
+            copy.next_hand()
         copy.apply(copy.current, moves.choice(copy.legal_actions(copy.current)))
     assert [match.view(s) for s in range(6)] == before
     while not match.over:
+        if match.hand_over:
+            match.next_hand()
+            continue
+        if match.hand_over:
+            match.next_hand()
         match.apply(match.current, replay.choice(match.legal_actions(match.current)))
     assert match.log == copy.log and match.scores == copy.scores  # same rng: same next deal
 
@@ -243,9 +281,16 @@ def test_same_seed_and_actions_in_notation_give_the_same_match() -> None:
         match = random_match(4 + seed % 5, seed, length=2)
         rng = random.Random(seed)
         while not match.over:
+            if match.hand_over:
+                match.next_hand()
+                continue
+            if match.hand_over:
+                match.next_hand()
             match.apply(match.current, rng.choice(match.legal_actions(match.current)))
         again = random_match(4 + seed % 5, seed, length=2)
         for seat, action in match.history:
+            if again.hand_over:
+                again.next_hand()
             again.apply(seat, str(action))
         assert again.log == match.log and again.winners == match.winners, f"seed={seed}"
 
@@ -256,6 +301,9 @@ def test_illegal_actions_raise_and_change_nothing() -> None:
         match = random_match(4 + seed % 5, 9000 + seed)
         rng = random.Random(seed)
         while not match.over:
+            if match.hand_over:
+                match.next_hand()
+                continue
             seat = match.current
             legal = match.legal_actions(seat)
             if match.phase != "play" or rng.random() < 0.2:
@@ -276,6 +324,8 @@ def test_illegal_actions_raise_and_change_nothing() -> None:
                 with pytest.raises(IllegalAction, match=f"seat {seat}'s turn"):
                     match.apply(other, legal[0])
                 assert (match.view(seat), len(match.log), len(match.history)) == before
+            if match.hand_over:
+                match.next_hand()
             match.apply(seat, rng.choice(legal))
     assert tried > 100
 
@@ -288,17 +338,25 @@ def test_determinize_at_the_moon_choice_and_after_the_end() -> None:
         ["2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH", "WH"],
     ]
     match = SPEC.from_deal(4, {"length": 1}, seed=5, hands=moon_deal, dealer=3)
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "decline")
     while match.phase != "moon":
+        if match.hand_over:
+            match.next_hand()
         match.apply(match.current, match.legal_actions(match.current)[0])
     rng = random.Random(8)
     for seat in range(4):
         sample = determinize(match.view(seat), rng)
         assert sample.view(seat) == match.view(seat)
         real = match.clone()
+        if sample.hand_over:
+            sample.next_hand()
         sample.apply(0, "moon:self")
         real.apply(0, "moon:self")
         assert sample.hand_results[-1] == real.hand_results[-1]
+    if match.hand_over:
+        match.next_hand()
     match.apply(0, "moon:others")
     sample = determinize(match.view(1), rng)
     assert sample.over and sample.winners == match.winners == (0,)

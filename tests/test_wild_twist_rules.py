@@ -76,7 +76,11 @@ def play(match: Any, *moves: str) -> list[Any]:
     for move in moves:
         seat = match.current
         assert seat is not None, f"nobody to play {move}"
+        if match.hand_over:
+            match.next_hand()
         events += match.apply(seat, move)
+        if match.hand_over:  # the table has been seen: deal on, as a driver would
+            events += match.next_hand()
     return events
 
 
@@ -92,7 +96,12 @@ def kinds(events: list[Any]) -> list[str]:
 def play_first_legal(match: Any, stop_phase: str = "over") -> None:
     """Everyone plays their first legal action (a Wild as HIGH) until ``stop_phase``."""
     while match.phase != stop_phase and not match.over:
+        if match.hand_over:
+            match.next_hand()
+            continue
         seat = match.current
+        if match.hand_over:
+            match.next_hand()
         match.apply(seat, match.legal_actions(seat)[0])
 
 
@@ -282,6 +291,9 @@ def test_the_opening_rule_applies_to_every_game() -> None:
     match = table(EVERYONE_HAS_CLUBS, length=4)
     starts = 0
     while not match.over:
+        if match.hand_over:
+            match.next_hand()
+            continue
         view = match.view(0)
         if not view.tricks and not view.trick:
             starts += 1
@@ -294,6 +306,8 @@ def test_the_opening_rule_applies_to_every_game() -> None:
                 assert legal(match) == [str(lowest)]
             else:
                 assert (view.phase, view.current) == ("opening", holder)
+        if match.hand_over:
+            match.next_hand()
         match.apply(match.current, match.legal_actions(match.current)[0])
     assert starts == 4
 
@@ -475,6 +489,9 @@ def test_leftovers_go_unseen_to_the_first_trick_winner_and_score_at_the_end() ->
         assert view.hand_points_visible[won.seat] == sum(c.points for c in won.cards)
     events = []
     while not match.over:
+        if match.hand_over:
+            match.next_hand()
+            continue
         events += play(match, legal(match)[-1])
     end = next(e for e in events if e.kind == "hand_end")
     assert sorted(str(c) for c in end.cards) == ["AH", "QS"]  # revealed at scoring
@@ -578,6 +595,11 @@ def test_the_match_lasts_the_chosen_number_of_games(length: int) -> None:
     match = SPEC.new_match(5, {"length": length}, seed=length)
     ends = 0
     while not match.over:
+        if match.hand_over:
+            match.next_hand()
+            continue
+        if match.hand_over:
+            match.next_hand()
         events = match.apply(match.current, match.legal_actions(match.current)[-1])
         ends += kinds(events).count("hand_end")
     assert ends == len(match.hand_results) == length
@@ -593,6 +615,11 @@ def test_players_sharing_the_lowest_total_are_co_winners() -> None:  # D-3
     for seed in range(200):
         match = SPEC.new_match(8, {"length": 1}, seed=seed)
         while not match.over:
+            if match.hand_over:
+                match.next_hand()
+                continue
+            if match.hand_over:
+                match.next_hand()
             match.apply(match.current, match.legal_actions(match.current)[0])
         totals = match.scores
         if totals.count(min(totals)) > 1:

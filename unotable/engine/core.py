@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from .errors import IllegalAction, NotationError, OptionError
+from .errors import EngineError, IllegalAction, NotationError, OptionError
 
 Card = Any  # each game has its own interned card class; str(card) is its notation
 
@@ -158,7 +158,7 @@ class View:
     """What one seat may know. Games subclass it with their public table state."""
 
     game: str
-    seat: int
+    seat: int | None  # None: a spectator's view (public facts only)
     players: int
     phase: str  # "play", a game's own sub-phase ("pass", "choose", ...), or "over"
     current: int | None  # whose turn it is; None while several seats act at once
@@ -285,6 +285,7 @@ class Match(ABC):
     """
 
     game_id: ClassVar[str]
+    _hand_over = False  # class default too: determinisers build matches without __init__
 
     def __init__(
         self,
@@ -305,6 +306,7 @@ class Match(ABC):
         self.winners: tuple[int, ...] = ()
         self.history: list[tuple[int, Action]] = []  # every applied (seat, action)
         self.log: list[Event] = []  # every event, in order, unredacted
+        self._hand_over = False  # a hand has ended and the next is not dealt yet
 
     # -- what callers ask -------------------------------------------------------------
 
@@ -315,12 +317,50 @@ class Match(ABC):
 
     @property
     def hand_over(self) -> bool:
-        """True between hands: the finished hand stays readable until ``next_hand()``."""
-        return False
+        """True between hands: the finished hand stays readable until ``next_hand()``.
+
+        Meanwhile nobody may act (``actors()`` is empty and ``apply`` refuses) and every
+        view shows the table as the hand ended, with phase ``"hand_over"``.
+        """
+        return self._hand_over
 
     def next_hand(self, deal: Mapping[str, Any] | None = None) -> list[Event]:
-        """Deal the next hand (only while ``hand_over``)."""
-        raise IllegalAction("the hand is not over")
+        """Deal the next hand (only while ``hand_over``) and return its events.
+
+        ``deal`` takes the same keywords as ``GameSpec.from_deal`` (the dealer defaults to
+        the next one in turn); without it the hand is dealt from the match's seed, so a
+        seed and the list of actions still reproduce the match exactly. Dealing is not an
+        action: replayers call ``next_hand()`` whenever ``hand_over`` is True.
+        """
+        if not self._hand_over:
+            raise IllegalAction("the hand is not over" if not self.winners else "the match is over")
+        if deal is not None:
+            self.clone()._deal_next(dict(deal))  # a bad deal raises here, changing nothing
+        events = self._deal_next(None if deal is None else dict(deal))
+        self._hand_over = False
+        self.log.extend(events)
+        return events
+
+    def _deal_next(self, deal: dict[str, Any] | None) -> list[Event]:
+        """Pass the deal on and deal the next hand (from ``deal`` if given)."""
+        raise NotImplementedError
+
+    def explain(self, seat: int, action: Action | str) -> str | None:
+        """Why ``seat`` may not take ``action`` now, in players' words; None if it may."""
+        try:
+            if isinstance(action, str):
+                action = self.parse_action(action)
+        except EngineError as error:
+            return str(error)
+        seated = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.players
+        in_play = not self.winners and not self._hand_over
+        if seated and in_play and action in self.legal_actions(seat):
+            return None
+        try:
+            self.clone().apply(seat, action)
+        except EngineError as error:
+            return str(error)
+        return "that is not allowed now"  # the rules code and the legal list disagree
 
     @property
     @abstractmethod
@@ -336,8 +376,8 @@ class Match(ABC):
         """Everything ``seat`` may do now (empty if nothing)."""
 
     @abstractmethod
-    def view(self, seat: int) -> View:
-        """What ``seat`` may know, and nothing more."""
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may know, and nothing more; ``None``: a spectator (no hand)."""
 
     @abstractmethod
     def _apply(self, seat: int, action: Action) -> list[Event]:
@@ -373,6 +413,8 @@ class Match(ABC):
             raise IllegalAction(f"there is no seat {seat!r} at this table of {self.players}")
         if self.winners:
             raise IllegalAction("the match is over")
+        if self._hand_over:
+            raise IllegalAction("the hand is over: the next one must be dealt first")
         events = self._apply(seat, action)
         self.history.append((seat, action))
         self.log.extend(events)
@@ -381,6 +423,15 @@ class Match(ABC):
     def events_for(self, seat: int | None, start: int = 0) -> list[Event]:
         """The log from ``start`` on, as ``seat`` may see it."""
         return [e.seen_by(seat) for e in self.log[start:]]
+
+
+def check_viewer(seat: Any, players: int) -> None:
+    """A view is for a seat of this table or for a spectator (None); anything else raises."""
+    # a negative index would otherwise show another seat's hand
+    if seat is None:
+        return
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise IllegalAction(f"there is no seat {seat!r} at this table of {players}")
 
 
 def check_seat_turn(match: Match, seat: int, expected: int | None) -> None:

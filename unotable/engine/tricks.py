@@ -10,8 +10,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from .core import Card, Event, HandResult, Match
-from .errors import IllegalAction, OptionError
+from .core import Card, Event, HandResult, Match, check_viewer
+from .errors import OptionError
 
 
 def void_sets(suit_letters: Sequence[str]) -> tuple[frozenset[str], ...]:
@@ -34,10 +34,7 @@ def void_mask(suits: Iterable[str], bits: Mapping[str, int]) -> int:
     return mask
 
 
-def check_view_seat(seat: Any, players: int) -> None:
-    # a negative index would otherwise show another seat's hand
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-        raise IllegalAction(f"there is no seat {seat!r} at this table of {players}")
+check_view_seat = check_viewer  # the Hearts engines' name for it
 
 
 def check_dealer(dealer: Any, players: int) -> None:

@@ -57,6 +57,7 @@ PHASE_PLAY = "play"
 PHASE_DIRECTION = "direction"
 PHASE_MOON = "moon"
 PHASE_OVER = "over"
+PHASE_HAND_OVER = "hand_over"  # the hand has ended; next_hand() deals the next
 
 LEFT, RIGHT, SWAP = "left", "right", "swap"
 MOON_SELF, MOON_OTHERS = "self", "others"
@@ -716,7 +717,6 @@ class UnoHeartsMatch(Match):
     def _score_hand(
         self, points: tuple[int, ...], notes: dict[str, Any], events: list[Event]
     ) -> None:
-        n = self.players
         notes["taken_points"] = tuple(self.hand_points)
         notes["dealer"] = self.dealer
         result = record_hand(self, points, notes)
@@ -733,21 +733,32 @@ class UnoHeartsMatch(Match):
                 Event("match_end", data={"points": points, "totals": totals, "winners": winners})
             )
             return
-        # the deal passes left (D-2); the engine deals the next hand at once
-        self.dealer = (self.dealer + 1) % n
-        events.extend(self._deal_from_rng())
+        # the table stays as it ended until next_hand() deals again
+        self.phase = PHASE_HAND_OVER
+        self._current = None
+        self._hand_over = True
+
+    def _deal_next(self, deal: dict[str, Any] | None) -> list[Event]:
+        self.dealer = (self.dealer + 1) % self.players  # the deal passes left (D-2)
+        if deal is None:
+            return self._deal_from_rng()
+        deal.setdefault("dealer", self.dealer)
+        return self._deal_explicit(deal)
 
     # -- views -------------------------------------------------------------------------------
 
-    def view(self, seat: int) -> UnoHeartsView:
+    def view(self, seat: int | None) -> UnoHeartsView:
         n = self.players
         check_view_seat(seat, n)
-        seen = self.seen[seat]
         in_pass = self.phase == PHASE_PASS
-        known = tuple(
-            () if s == seat or in_pass else tuple(c for c in self.hands[s] if c in seen)
-            for s in range(n)
-        )
+        if seat is None:  # a spectator knows no hand
+            known: tuple[tuple[Card, ...], ...] = ((),) * n
+        else:
+            seen = self.seen[seat]
+            known = tuple(
+                () if s == seat or in_pass else tuple(c for c in self.hands[s] if c in seen)
+                for s in range(n)
+            )
         tricks = tuple(self.tricks)
         return UnoHeartsView(
             game=GAME_ID,
@@ -755,12 +766,12 @@ class UnoHeartsMatch(Match):
             players=n,
             phase=self.phase,
             current=self._current,
-            hand=tuple(self.hands[seat]),
+            hand=() if seat is None else tuple(self.hands[seat]),
             hand_sizes=tuple(len(h) for h in self.hands),
             dealer=self.dealer,
             scores=tuple(self.scores),
             hand_number=self.hand_number,
-            legal=tuple(self.legal_actions(seat)),
+            legal=() if seat is None else tuple(self.legal_actions(seat)),
             trick=tuple(self.trick),
             lead_suit=SUIT_LETTERS[self.lead] if self.lead != NO_SUIT else None,
             hearts_broken=self.hearts_broken,
@@ -776,8 +787,8 @@ class UnoHeartsMatch(Match):
             target=self.target,
             options=self.options,
             pass_pending=tuple(s for s in range(n) if self.passes[s] is None) if in_pass else (),
-            passed=self.passes[seat] or (),
-            received=self.received[seat],
+            passed=() if seat is None else self.passes[seat] or (),
+            received=() if seat is None else self.received[seat],
             known_hands=known,
             pass_hands=tuple(self.pass_hands),
             moon_shooter=self.moon_shooter,

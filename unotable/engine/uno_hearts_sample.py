@@ -41,7 +41,9 @@ def determinize(
     if view.game != GAME_ID:
         raise ValueError(f"not an UNO Hearts view: {view.game!r}")
     n = view.players
-    me = view.seat
+    if view.seat is None:
+        raise ValueError("a spectator's view has no hand to build a match around")
+    me: int = view.seat
     if avoid is None:
         avoid = view.voids
     elif isinstance(avoid, Mapping):

@@ -394,7 +394,7 @@ class WildTwistMatch(Match):
             return [MOON_SELF, MOON_OTHERS]
         return []
 
-    def view(self, seat: int) -> WildTwistView:
+    def view(self, seat: int | None) -> WildTwistView:
         n = self.players
         check_view_seat(seat, n)
         lead = self.lead_suit
@@ -404,12 +404,12 @@ class WildTwistMatch(Match):
             players=n,
             phase=self.phase,
             current=self._current,
-            hand=tuple(c for suit in self.hands[seat] for c in suit),
+            hand=() if seat is None else tuple(c for suit in self.hands[seat] for c in suit),
             hand_sizes=tuple(self.sizes),
             dealer=self.dealer,
             scores=tuple(self.scores),
             hand_number=self.hand_number,
-            legal=tuple(self.legal_actions(seat)),
+            legal=() if seat is None else tuple(self.legal_actions(seat)),
             trick=tuple(self.trick),
             lead_suit=SUIT_LETTERS[lead] if lead >= 0 else None,
             hearts_broken=self.hearts_broken,
@@ -665,9 +665,19 @@ class WildTwistMatch(Match):
             self._current = None
             events.append(Event("match_end", data={"totals": result.totals, "winners": winners}))
             return
-        # the deal passes left (D-2); the next game is dealt at once
-        self.dealer = (self.dealer + 1) % self.players
-        events.extend(self._deal_random())
+        # the table stays as it ended until next_hand() deals again
+        self.phase = "hand_over"
+        self._current = None
+        self._hand_over = True
+
+    def _deal_next(self, deal: dict[str, Any] | None) -> list[Event]:
+        self.dealer = (self.dealer + 1) % self.players  # the deal passes left (D-2)
+        if deal is None:
+            return self._deal_random()
+        deal.setdefault("dealer", self.dealer)
+        hands, leftovers, dealer = self._check_deal(deal)
+        self.dealer = dealer
+        return self._start_hand(hands, leftovers)
 
     # -- search support ------------------------------------------------------------------
 

@@ -51,7 +51,9 @@ def determinize(
         match.hands = [[[], [], [], []] for _ in range(n)]
         return match
 
-    me = view.seat
+    if view.seat is None:
+        raise ValueError("a spectator's view has no hand to build a match around")
+    me: int = view.seat
     seen: set[Card] = set(view.hand)
     for _leader, _winner, plays in view.tricks:
         seen.update(entry[1] for entry in plays)

@@ -229,6 +229,8 @@ def new_match(record: MatchRecord) -> Match:
 def replay_action(match: Match, number: int, seat: int, text: str) -> None:
     """Apply action ``number`` (1-based) of a record; SaveError if it does not replay."""
     try:
+        if match.hand_over:  # dealing is not an action: the record goes on in the next hand
+            match.next_hand()
         match.apply(seat, text)
     except Exception as exc:  # IllegalAction, NotationError, or an engine bug
         raise SaveError(f"action {number} (seat {seat}: {text!r}) does not replay: {exc}") from exc

@@ -24,15 +24,17 @@ def determinize(
     the draw pile. ``avoid[s]`` names colours seat s probably lacks (dropped when
     impossible). The match plays on normally; its own rng is drawn from ``rng``.
     """
-    if view.phase == "over":
-        raise ValueError("the match is over: there is nothing to determinize")
+    if view.phase in ("over", "hand_over"):
+        raise ValueError("no hand is being played: there is nothing to determinize")
+    if view.seat is None:
+        raise ValueError("a spectator's view has no hand to build a match around")
     cls = spec.match_class
     assert issubclass(cls, UnoMatch)
     match = cls.__new__(cls)
     Match.__init__(match, spec, view.players, dict(view.options), rng.getrandbits(63))
     match._reset_table()
     n = view.players
-    me = view.seat
+    me: int = view.seat
     match.hand_number = view.hand_number
     match.scores = list(view.scores)
     match.hand_results = [view.last_hand] if view.last_hand is not None else []
@@ -53,6 +55,7 @@ def determinize(
     hands[me] = list(view.hand)
     for seat, cards in enumerate(view.known):
         if seat == me:
+            match.public_known[me] = list(cards)  # our revealed Creepers, as all know them
             continue
         for card in cards:
             if pool[card] > 0 and len(hands[seat]) < view.hand_sizes[seat]:

@@ -9,7 +9,16 @@ from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from ..core import Action, Event, GameSpec, HandResult, Match, cards_from, parse_action
+from ..core import (
+    Action,
+    Event,
+    GameSpec,
+    HandResult,
+    Match,
+    cards_from,
+    check_viewer,
+    parse_action,
+)
 from ..errors import IllegalAction, OptionError
 from .cards import (
     ACCEPT,
@@ -760,21 +769,29 @@ class UnoMatch(Match):
             self.turn = None
             events.append(Event("match_end", data={"winners": self.winners, "totals": totals}))
             return
+        self.turn = None  # the table stays as it ended until next_hand() deals again
+        self._hand_over = True
+
+    def _deal_next(self, deal: dict[str, Any] | None) -> list[Event]:
+        events: list[Event] = []
         self.dealer = (self.dealer + 1) % self.players
-        self._start_hand(events)
+        if deal is None:
+            self._start_hand(events)
+        else:
+            deal.setdefault("dealer", self.dealer)
+            self._start_explicit_hand(deal, events)
+        return events
 
     # -- views and copies ---------------------------------------------------------------
 
-    def view(self, seat: int) -> UnoView:
+    def view(self, seat: int | None) -> UnoView:
         n = self.players
+        check_viewer(seat, n)
         known: list[tuple[UnoCard, ...]] = []
         for holder in range(n):
-            if holder == seat:
-                known.append(_NO_CARDS)
-                continue
-            public = self.public_known[holder]
-            private = self.private_known.get((seat, holder))
-            if not private:
+            public = self.public_known[holder]  # revealed Creepers still held: everyone's
+            private = None if seat is None else self.private_known.get((seat, holder))
+            if holder == seat or not private:
                 known.append(tuple(public))
             else:
                 merged = list(private)
@@ -782,18 +799,19 @@ class UnoMatch(Match):
                 merged += [CREEPER_CARD] * max(0, extra)
                 known.append(tuple(sorted(merged, key=_card_index)))
         pending = self.pending if seat == self.turn else None
+        phase = "over" if self.winners else "hand_over" if self._hand_over else "play"
         return UnoView(
             game=self.game_id,
             seat=seat,
             players=n,
-            phase="over" if self.winners else "play",
+            phase=phase,
             current=self.turn,
-            hand=tuple(self.hands[seat]),
+            hand=_NO_CARDS if seat is None else tuple(self.hands[seat]),
             hand_sizes=tuple(len(h) for h in self.hands),
             dealer=self.dealer,
             scores=tuple(self.scores),
             hand_number=self.hand_number,
-            legal=tuple(self.legal_actions(seat)),
+            legal=() if seat is None else tuple(self.legal_actions(seat)),
             options=self.options,
             top=self.discard[-1],
             active_color=None if self.pending == PENDING_COLOR else COLORS[self.color],

@@ -7,6 +7,7 @@ hand results) travel as tagged field maps. Decoding needs the game, to parse car
 from __future__ import annotations
 
 import dataclasses
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,7 +21,10 @@ def _view_classes() -> dict[str, type]:
     pending: list[type] = [View]
     while pending:
         cls = pending.pop()
-        found[cls.__name__] = cls
+        # dataclass(slots=True) replaces a class; the discarded first draft can linger
+        # among __subclasses__() until collected, so only the module's own class counts
+        if getattr(sys.modules.get(cls.__module__), cls.__qualname__, None) is cls:
+            found[cls.__name__] = cls
         pending.extend(cls.__subclasses__())
     return found
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_app_support import controller, make_app, play_one, start
+from test_app_support import controller, make_app, play_one, settle, start
 
 from unotable.app.screens.scoreboard import ScoreboardScreen
 
@@ -42,9 +42,10 @@ async def test_scoreboard_shows_the_finished_hand_and_q_offers_to_leave() -> Non
     async with app.run_test(size=(80, 24)) as pilot:
         await start(pilot, ctrl)
         for _ in range(800):
-            screen = await play_one(pilot)
+            screen = await settle(pilot)
             if isinstance(screen, ScoreboardScreen):
                 break
+            await play_one(pilot)
         else:
             raise AssertionError("the hand did not end")
         # the finished table waits behind the scores: nothing of the next hand is dealt

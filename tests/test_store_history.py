@@ -76,8 +76,10 @@ def test_damaged_entries_are_left_out(tmp_path, finished_uno):
 def _hand_growth(record, index):
     """How many cards each seat's hand gained through action ``index`` (0-based)."""
     before = saves.new_match(record)
-    for seat, text in record.actions[:index]:
-        before.apply(seat, text)
+    for number, (seat, text) in enumerate(record.actions[:index], 1):
+        saves.replay_action(before, number, seat, text)
+    if before.hand_over:  # dealing is not an action: the next hand starts before it
+        before.next_hand()
     sizes = [len(before.view(s).hand) for s in range(before.players)]
     seat, text = record.actions[index]
     before.apply(seat, text)

@@ -148,3 +148,19 @@ def test_explain_says_why_and_agrees_with_the_legal_list(game_id: str) -> None:
     assert match.explain(seat, "!!nonsense!!")  # notation errors are reasons too
     assert match.explain(99, match.legal_actions(seat)[0])
     assert len(match.history) == 0  # explaining changes nothing
+
+
+def test_wild_twist_takes_a_partial_deal_and_plays_it_out() -> None:
+    spec = get_game("wild-twist-hearts")
+    hands = [["2C", "AH"], ["3C", "QS"], ["4C", "KH"], ["5C", "2H"]]
+    match = spec.from_deal(4, {"length": 1}, seed=1, hands=hands, dealer=3)
+    assert match.view(0).hand_sizes == (2, 2, 2, 2)
+    assert len(match.out_of_play) == 56 - 8 and match.view(0).leftovers_count == 0
+    while not match.over:
+        seat = match.current
+        match.apply(seat, match.legal_actions(seat)[0])
+    assert sum(match.hand_results[-1].notes["taken_points"]) == 1 + 13 + 1 + 1  # AH QS KH 2H
+    with pytest.raises(Exception, match="same number"):
+        spec.from_deal(4, {}, seed=1, hands=[["2C"], ["3C", "4C"], ["5C"], ["6C"]])
+    with pytest.raises(Exception, match="twice"):
+        spec.from_deal(4, {}, seed=1, hands=[["2C"], ["2C"], ["5C"], ["6C"]])

@@ -255,22 +255,26 @@ class WildTwistMatch(Match):
         if given is None or len(given) != n:
             raise OptionError(f"from_deal needs hands: one list of cards for each of {n} seats")
         hands = [[_as_card(c) for c in hand] for hand in given]
-        for seat, hand in enumerate(hands):
-            if len(hand) != self.hand_size:
-                raise OptionError(
-                    f"seat {seat} has {len(hand)} cards; with {n} players each gets "
-                    f"{self.hand_size}"
-                )
+        size = len(hands[0])
+        if any(len(hand) != size for hand in hands) or not 1 <= size <= self.hand_size:
+            raise OptionError(
+                f"every hand must hold the same number of cards, from 1 to {self.hand_size} "
+                f"(a full deal for {n} players), not {[len(h) for h in hands]}"
+            )
         dealt = [card for hand in hands for card in hand]
         dealt_set = set(dealt)
-        rest = [card for card in DECK if card not in dealt_set]
+        full = size == self.hand_size
+        # a full deal leaves the rest as leftovers; a partial one (a scenario) leaves them out
+        rest = [card for card in DECK if card not in dealt_set] if full else []
         leftovers = [_as_card(c) for c in deal.get("leftovers", rest)]
         everything = dealt + leftovers
-        if len(everything) != len(DECK) or len(set(everything)) != len(DECK):
+        if len(set(everything)) != len(everything):
             twice = sorted({str(c) for c in everything if everything.count(c) > 1})
+            raise OptionError(f"a card is dealt twice ({', '.join(twice)})")
+        if full and len(everything) != len(DECK):
             raise OptionError(
-                "the deal must use each of the 56 cards exactly once"
-                + (f" ({', '.join(twice)} twice)" if twice else "")
+                f"a full deal uses each of the 56 cards exactly once; "
+                f"{len(DECK) - len(everything)} are missing"
             )
         return hands, leftovers, dealer
 
@@ -289,7 +293,9 @@ class WildTwistMatch(Match):
         n = self.players
         self.hand_number += 1
         self.hands: list[list[list[Card]]] = [by_suit(hand) for hand in hands]
-        self.sizes = [self.hand_size] * n
+        self.sizes = [len(hand) for hand in hands]
+        in_play = {c for hand in hands for c in hand} | set(leftovers)
+        self.out_of_play = [c for c in DECK if c not in in_play]  # a partial deal's rest
         self.leftovers = list(leftovers)
         self.leftovers_to: int | None = None
         self.trick: list[tuple[int, Card, str | None]] = []
@@ -312,7 +318,7 @@ class WildTwistMatch(Match):
                 "deal",
                 seat=seat,
                 cards=tuple(c for suit in self.hands[seat] for c in suit),
-                count=self.hand_size,
+                count=self.sizes[seat],
                 data={
                     "dealer": self.dealer,
                     "hand": self.hand_number,

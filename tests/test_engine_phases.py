@@ -164,3 +164,21 @@ def test_wild_twist_takes_a_partial_deal_and_plays_it_out() -> None:
         spec.from_deal(4, {}, seed=1, hands=[["2C"], ["3C", "4C"], ["5C"], ["6C"]])
     with pytest.raises(Exception, match="twice"):
         spec.from_deal(4, {}, seed=1, hands=[["2C"], ["2C"], ["5C"], ["6C"]])
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_every_card_of_every_deck_keeps_the_card_protocol(game_id: str) -> None:
+    from unotable.engine import Card
+
+    spec = get_game(game_id)
+    match = spec.new_match(spec.max_players, seed=2)
+    cards = [c for s in range(match.players) for c in match.view(s).hand]
+    for name in ("draw_pile", "discard", "leftovers"):
+        cards += list(getattr(match, name, []))
+    assert len(cards) >= 56
+    for card in cards:
+        assert isinstance(card, Card)
+        assert card.text == str(card) and spec.parse_card(card.text) is card
+        assert isinstance(card.points, int) and isinstance(card.wild, bool)
+        assert card.color is None or card.color in "RYGBHPSDC"
+    assert any(c.wild for c in cards) and any(c.points for c in cards)

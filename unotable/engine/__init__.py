@@ -13,6 +13,7 @@ from importlib import import_module
 from .core import (
     OUT_OF_TURN_KINDS,
     Action,
+    Card,
     Event,
     GameSpec,
     HandResult,
@@ -51,6 +52,7 @@ __all__ = [
     "GAME_IDS",
     "OUT_OF_TURN_KINDS",
     "Action",
+    "Card",
     "EngineError",
     "Event",
     "GameSpec",

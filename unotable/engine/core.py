@@ -32,11 +32,36 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from .errors import EngineError, IllegalAction, NotationError, OptionError
 
-Card = Any  # each game has its own interned card class; str(card) is its notation
+AnyCard = Any  # inside the engine: a game's own interned card class
+
+
+@runtime_checkable
+class Card(Protocol):
+    """What every game's card tells a caller, so nobody guesses at attributes.
+
+    Cards are small interned values (compare with ``is`` or ``==``); ``str(card)`` is
+    ``card.text``, the notation (``R7``, ``W+4``, ``H12``, ``WD7``, ``QS``, ``WC``).
+    """
+
+    @property
+    def text(self) -> str: ...  # notation, as str(card)
+
+    @property
+    def color(self) -> str | None: ...  # colour letter (UNO) or suit letter; None if none
+
+    @property
+    def rank(self) -> int | str | None: ...  # number, face ("skip", "+2") or None
+
+    @property
+    def points(self) -> int: ...  # what the card scores in its game
+
+    @property
+    def wild(self) -> bool: ...
+
 
 EMPTY: Mapping[str, Any] = MappingProxyType({})
 
@@ -53,10 +78,10 @@ class Action:
     """One thing a seat does. Immutable, hashable, printable as notation."""
 
     kind: str
-    card: Card = None
+    card: AnyCard = None
     choice: str | None = None
     target: int | None = None
-    cards: tuple[Card, ...] = ()
+    cards: tuple[AnyCard, ...] = ()
     uno: bool = False
 
     def __str__(self) -> str:
@@ -80,7 +105,7 @@ class Action:
 
 def parse_action(
     text: str,
-    card_from_text: Callable[[str], Card],
+    card_from_text: Callable[[str], AnyCard],
     choices: Mapping[str, Iterable[str]] = EMPTY,
 ) -> Action:
     """Parse action notation, using the game's card parser and its allowed choices.
@@ -141,7 +166,7 @@ class Event:
 
     kind: str
     seat: int | None = None
-    cards: tuple[Card, ...] = ()
+    cards: tuple[AnyCard, ...] = ()
     count: int = 0
     data: Mapping[str, Any] = field(default_factory=lambda: EMPTY)  # one shared, read-only
     private_to: frozenset[int] | None = None
@@ -162,7 +187,7 @@ class View:
     players: int
     phase: str  # "play", a game's own sub-phase ("pass", "choose", ...), or "over"
     current: int | None  # whose turn it is; None while several seats act at once
-    hand: tuple[Card, ...]
+    hand: tuple[AnyCard, ...]
     hand_sizes: tuple[int, ...]
     dealer: int
     scores: tuple[int, ...]  # match totals so far
@@ -271,7 +296,7 @@ class GameSpec:
         checked = self.check_options(options)
         return self.match_class(self, self.check_players(players), checked, seed, deal=deal)
 
-    def parse_card(self, text: str) -> Card:
+    def parse_card(self, text: str) -> AnyCard:
         return self.match_class.parse_card(text)
 
     def parse_action(self, text: str) -> Action:
@@ -385,7 +410,7 @@ class Match(ABC):
 
     @classmethod
     @abstractmethod
-    def parse_card(cls, text: str) -> Card:
+    def parse_card(cls, text: str) -> AnyCard:
         """The card that ``text`` names; NotationError if none."""
 
     @classmethod
@@ -442,6 +467,6 @@ def check_seat_turn(match: Match, seat: int, expected: int | None) -> None:
         raise IllegalAction(f"it is seat {expected}'s turn, not seat {seat}'s")
 
 
-def cards_from(items: Sequence[Any], parse: Callable[[str], Card]) -> list[Card]:
+def cards_from(items: Sequence[Any], parse: Callable[[str], AnyCard]) -> list[AnyCard]:
     """Cards given as notation strings or card values (for explicit deals)."""
     return [parse(c) if isinstance(c, str) else c for c in items]

@@ -7,10 +7,11 @@ trick winner and scoring. Nothing here is on the per-play hot path.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from .core import Card, Event, HandResult, Match, check_viewer
+from .core import AnyCard, Event, HandResult, Match, View, check_viewer
 from .errors import OptionError
 
 
@@ -32,6 +33,27 @@ def void_mask(suits: Iterable[str], bits: Mapping[str, int]) -> int:
     for letter in suits:
         mask |= bits.get(letter, 0)
     return mask
+
+
+Play = tuple[int, AnyCard, str | None]  # (seat, card, declared), in play order
+CompletedTrick = tuple[int, int, tuple[Play, ...]]  # (leader, winner, plays)
+
+
+@dataclass(frozen=True, slots=True)
+class TrickView(View):
+    """The public table both Hearts games share; each game's view adds its own fields."""
+
+    trick: tuple[Play, ...]  # the trick in play
+    lead_suit: str | None  # suit letter led to it
+    hearts_broken: bool
+    leader: int | None  # who led (or leads) it
+    tricks: tuple[CompletedTrick, ...]  # every completed trick of this hand
+    taken: tuple[tuple[AnyCard, ...], ...]  # per seat, its trick pile (all public)
+    tricks_won: tuple[int, ...]
+    hand_points_visible: tuple[int, ...]  # per seat, points in its trick pile
+    last_trick: CompletedTrick | None  # the latest completed trick, kept after a deal
+    last_hand: HandResult | None
+    voids: tuple[frozenset[str], ...]  # per seat, suits it has shown it lacks
 
 
 check_view_seat = check_viewer  # the Hearts engines' name for it
@@ -60,7 +82,7 @@ def record_hand(match: Match, points: Sequence[int], notes: dict[str, Any]) -> H
 
 
 def hand_end_event(
-    result: HandResult, winners: tuple[int, ...], cards: tuple[Card, ...] = ()
+    result: HandResult, winners: tuple[int, ...], cards: tuple[AnyCard, ...] = ()
 ) -> Event:
     """The ``hand_end`` event; ``cards`` are any revealed at scoring."""
     data = {

@@ -25,12 +25,12 @@ from .core import (
     HandResult,
     Match,
     OptionSpec,
-    View,
     check_seat_turn,
     parse_action,
 )
 from .errors import IllegalAction, NotationError, OptionError
 from .tricks import (
+    TrickView,
     check_dealer,
     check_view_seat,
     hand_end_event,
@@ -78,7 +78,18 @@ class Card:
     and ``events[seat]`` / ``wild_events[seat][suit]`` are the pre-built play objects.
     """
 
-    __slots__ = ("action", "actions", "events", "index", "points", "rank", "suit", "text", "wild")
+    __slots__ = (
+        "action",
+        "actions",
+        "color",
+        "events",
+        "index",
+        "points",
+        "rank",
+        "suit",
+        "text",
+        "wild",
+    )
 
     index: int
     text: str
@@ -95,6 +106,7 @@ class Card:
         self.suit = suit
         self.rank = rank
         self.wild = suit == WILD
+        self.color: str | None = None if self.wild else SUIT_LETTERS[suit]  # Card protocol
         self.text = f"WD{rank}" if self.wild else f"{SUIT_LETTERS[suit]}{rank}"
         if suit == HEART:
             self.points = 1
@@ -206,21 +218,9 @@ Completed = tuple[int, int, tuple[Play, ...]]  # (leader, winner, plays)
 
 
 @dataclass(frozen=True, slots=True)
-class UnoHeartsView(View):
+class UnoHeartsView(TrickView):
     """What one seat may know (see docs/uno-hearts.md for every field)."""
 
-    trick: tuple[tuple[int, Card, str | None], ...]  # (seat, card, declared), play order
-    lead_suit: str | None
-    hearts_broken: bool
-    leader: int | None
-    tricks: tuple[tuple[int, int, tuple[tuple[int, Card, str | None], ...]], ...]
-    taken: tuple[tuple[Card, ...], ...]  # per seat, everything in its trick pile (all public)
-    tricks_won: tuple[int, ...]
-    hand_points_visible: tuple[int, ...]
-    # the latest completed trick, kept after the next deal so screens can still show it
-    last_trick: tuple[int, int, tuple[tuple[int, Card, str | None], ...]] | None
-    last_hand: HandResult | None
-    voids: tuple[frozenset[str], ...]  # suits each seat has shown it holds no natural card of
     draw_pile_size: int
     target: int
     options: Mapping[str, Any]

@@ -22,12 +22,12 @@ from .core import (
     HandResult,
     Match,
     OptionSpec,
-    View,
     check_seat_turn,
     parse_action,
 )
 from .errors import IllegalAction, NotationError, OptionError
 from .tricks import (
+    TrickView,
     check_dealer,
     check_view_seat,
     hand_end_event,
@@ -56,7 +56,7 @@ MOON_CHOICES: Final = ("self", "others")
 class Card:
     """One of the 56 cards. Interned: compare with ``is``; ``str(card)`` is its notation."""
 
-    __slots__ = ("index", "plays", "points", "rank", "suit", "text", "wild")
+    __slots__ = ("color", "index", "plays", "points", "rank", "suit", "text", "wild")
 
     index: int  # 0..55, suit-major; the Wild is the last of its suit
     suit: int  # CLUBS, DIAMONDS, HEARTS or SPADES
@@ -70,6 +70,7 @@ class Card:
         self.suit = suit
         self.rank = rank
         self.wild = rank == 0
+        self.color: str | None = SUIT_LETTERS[suit]  # Card protocol: a suit wild has its suit
         letter = SUIT_LETTERS[suit]
         if self.wild:
             self.text = "W" + letter
@@ -189,20 +190,9 @@ CompletedTrick = tuple[int, int, Trick]  # (leader, winner, plays)
 
 
 @dataclass(frozen=True, slots=True)
-class WildTwistView(View):
+class WildTwistView(TrickView):
     """What one seat of a Wild Twist Hearts match may know."""
 
-    trick: Trick  # the current trick, in play order: (seat, card, declared)
-    lead_suit: str | None  # suit letter of the card led to the current trick
-    hearts_broken: bool
-    leader: int | None  # who led (or leads) the current trick
-    tricks: tuple[CompletedTrick, ...]  # every completed trick of this game
-    taken: tuple[tuple[Card, ...], ...]  # per seat, the (public) cards taken this game
-    tricks_won: tuple[int, ...]
-    hand_points_visible: tuple[int, ...]  # per seat, points in its public taken cards
-    last_trick: CompletedTrick | None  # most recent completed trick (even of the last game)
-    last_hand: HandResult | None
-    voids: tuple[frozenset[str], ...]  # per seat, suit letters it has shown it lacks
     leftovers_count: int  # face-down cards in the middle this game (0, 1 or 2)
     leftovers_to: int | None  # who took them with the first trick (unseen)
     opening_holder: int | None  # who held the Wild Club at the deal (offered the opening)

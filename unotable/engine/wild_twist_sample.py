@@ -175,11 +175,12 @@ def _blank(view: WildTwistView, rng: random.Random) -> WildTwistMatch:
 
 
 def _first_lead(view: WildTwistView) -> Card | None:
+    first: Card | None = None  # the views hold any game's cards; this one holds ours
     if view.tricks:
-        return view.tricks[0][2][0][1]
-    if view.trick:
-        return view.trick[0][1]
-    return None
+        first = view.tricks[0][2][0][1]
+    elif view.trick:
+        first = view.trick[0][1]
+    return first
 
 
 def _natural_clubs_below(pool: list[Card], rank: int) -> list[Card]:

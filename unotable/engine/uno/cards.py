@@ -39,14 +39,25 @@ _EFFECT_NAMES = {
 class UnoCard:
     """One distinct UNO card. Never build one: use the module's interned cards."""
 
-    __slots__ = ("color", "color_index", "effect", "face", "index", "is_wild", "points", "text")
+    __slots__ = (
+        "color",
+        "color_index",
+        "effect",
+        "face",
+        "index",
+        "is_wild",
+        "points",
+        "rank",
+        "text",
+        "wild",
+    )
 
     def __init__(self, index: int, color: str | None, effect: int, number: int = 0) -> None:
         self.index = index
         self.color = color
         self.color_index = -1 if color is None else COLOR_INDEX[color]
         self.effect = effect
-        self.is_wild = color is None
+        self.is_wild = self.wild = color is None
         if effect == NUMBER:
             self.face: str | None = str(number)
             self.points = number
@@ -60,6 +71,8 @@ class UnoCard:
             self.face = None  # wild cards match nothing by face
             self.points = 50
             self.text = {WILD: "W", WILD_DRAW_FOUR: "W+4", CREEPER: "C"}[effect]
+        # the Card protocol's rank: the number, or the symbol ("skip", "+2"); None for wilds
+        self.rank: int | str | None = number if effect == NUMBER else self.face
 
     @property
     def name(self) -> str:

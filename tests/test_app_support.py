@@ -82,12 +82,15 @@ async def footer_drawn(pilot: Any, limit: int = 500) -> None:
     from textual.widgets import Footer
     from textual.widgets._footer import FooterKey
 
+    steady = 0
     for _ in range(limit):
         await pilot.pause()
-        screen = pilot.app.screen
-        footers = screen.query(Footer)
-        if not footers:
+        # the footer on screen: the top screen's, or the one under a dialog that has none
+        with_footer = [s for s in pilot.app.screen_stack if s.query(Footer)]
+        if not with_footer:
             return
+        screen = with_footer[-1]
+        footer = screen.query(Footer).first()
         expected = {
             (binding.action, not enabled)
             for _, binding, enabled, _ in screen.active_bindings.values()
@@ -95,10 +98,13 @@ async def footer_drawn(pilot: Any, limit: int = 500) -> None:
         }
         drawn = {
             (key.action, key.disabled)
-            for key in footers.first().query(FooterKey)
+            for key in footer.query(FooterKey)
             if not key.has_class("-command-palette")
         }
-        if drawn == expected:
+        # a recompose may still be pending and blank the footer for a frame: wait until
+        # the right keys have stayed drawn through a few pauses
+        steady = steady + 1 if drawn == expected and footer._bindings_ready else 0
+        if steady >= 3:
             return
     raise AssertionError("the footer never showed the screen's keys")
 

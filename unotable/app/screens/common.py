@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Label, OptionList, Static
+from textual.widgets import Footer, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
@@ -68,6 +68,10 @@ class ChoiceScreen(ModalScreen[str | None]):
             yield OptionList(*options, id="choices")
             hint = "Enter or a number to choose" + (", Esc to go back" if self.cancellable else "")
             yield Static(hint, classes="dialog-hint")
+        yield Footer()  # the dialog's own keys, not the table's underneath
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.cancellable if action == "cancel" else True
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

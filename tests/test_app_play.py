@@ -85,9 +85,12 @@ async def test_back_in_the_lobby_the_game_list_has_the_keys() -> None:
         await pilot.press("q")
         await pilot.pause()
         await pilot.press("2")  # back to the lobby
-        for _ in range(50):
+        for _ in range(200):
             await pilot.pause()
-            if isinstance(app.screen, LobbyScreen):
+            focused = app.focused
+            if isinstance(app.screen, LobbyScreen) and focused and focused.id == "games":
                 break
-        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)
         assert app.focused is not None and app.focused.id == "games"
+        await pilot.press("down")  # and the keys move through it
+        assert app.focused.id == "games"

@@ -394,8 +394,6 @@ def test_determinized_states_keep_every_invariant():
             if match.exposed is not None and rng.random() < 0.5:
                 seat = rng.choice(match.actors())
             moves = match.legal_actions(seat)
-            if match.hand_over:
-                match.next_hand()
             match.apply(seat, rng.choice([a for a in moves if a.kind == "play"] or moves))
             if step % 5 or match.over:
                 continue

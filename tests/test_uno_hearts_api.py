@@ -91,8 +91,6 @@ def test_every_legal_action_prints_and_parses_back_to_itself() -> None:
         for action in legal:
             assert SPEC.parse_action(str(action)) == action
             seen_kinds.add(action.kind)
-        if match.hand_over:
-            match.next_hand()
         match.apply(seat, str(rng.choice(legal)))
     assert {"play", "give", "direction"} <= seen_kinds
 
@@ -276,8 +274,6 @@ def test_clone_is_independent_and_shares_the_future_deals() -> None:
             match.next_hand()
             continue
         seat = match.actors()[0]
-        if match.hand_over:
-            match.next_hand()
         match.apply(seat, a_rng.choice(match.legal_actions(seat)))
         if twin.hand_over:
             twin.next_hand()
@@ -296,8 +292,6 @@ def test_a_match_is_its_seed_and_its_actions() -> None:
             match.next_hand()
             continue
         seat = match.actors()[-1]
-        if match.hand_over:
-            match.next_hand()
         match.apply(seat, rng.choice(match.legal_actions(seat)))
     replay = SPEC.new_match(6, options, seed=4)
     for seat, action in match.history:
@@ -400,6 +394,4 @@ def test_determinize_in_the_choice_phases(phase: str) -> None:
                 sample.next_hand()
                 continue
             actor = sample.actors()[0]
-            if sample.hand_over:
-                sample.next_hand()
             sample.apply(actor, rng.choice(sample.legal_actions(actor)))

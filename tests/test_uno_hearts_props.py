@@ -205,8 +205,6 @@ def test_determinized_matches_play_to_the_end(players: int) -> None:
                 match.next_hand()
                 continue
             seat = match.actors()[0]
-            if match.hand_over:
-                match.next_hand()
             match.apply(seat, choose(match, seat, rng))
         view = match.view(rng.randrange(players))
         sample = determinize(view, rng)
@@ -217,7 +215,5 @@ def test_determinized_matches_play_to_the_end(players: int) -> None:
                 sample.next_hand()
                 continue
             seat = sample.actors()[0]
-            if sample.hand_over:
-                sample.next_hand()
             sample.apply(seat, choose(sample, seat, rng))
         assert sample.over, f"players={players} seed={seed}"

@@ -58,8 +58,6 @@ def play_out(
         legal = match.legal_actions(seat)
         assert legal, f"{where}: seat {seat} has no legal action at action {actions}"
         plays = legal if uniform else [a for a in legal if a.kind == "play"]
-        if match.hand_over:
-            match.next_hand()
         events = match.apply(seat, choice(plays or legal))
         actions += 1
         assert card_multiset(match.zones()) == deck, f"{where}: cards lost or doubled at {actions}"
@@ -185,8 +183,6 @@ def test_running_scoring_matches(deal):
             seat = match.current
             legal = match.legal_actions(seat)
             plays = [a for a in legal if a.kind == "play"]
-            if match.hand_over:
-                match.next_hand()
             match.apply(seat, rng.choice(plays or legal))
         check_final_scores(match, f"running seed={seed}")
         low = min(match.scores)
@@ -221,8 +217,6 @@ def test_clone_is_independent_and_continues_identically():
             continue
         seat = twin.current
         action = twin.legal_actions(seat)[-1]  # mostly draws: exercises the rng
-        if twin.hand_over:
-            twin.next_hand()
         events = twin.apply(seat, action)
         assert match.state_key() == before  # the original did not move
         assert match.apply(seat, action) == events
@@ -283,7 +277,5 @@ def test_determinized_match_plays_to_the_end():
                 continue
             s = twin.current
             legal = twin.legal_actions(s)
-            if twin.hand_over:
-                twin.next_hand()
             twin.apply(s, rng.choice([a for a in legal if a.kind == "play"] or legal))
         assert twin.winners

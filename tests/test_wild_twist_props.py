@@ -84,8 +84,6 @@ def test_thousands_of_random_matches_keep_the_cards_and_the_score(players: int) 
             assert seat is not None and match.actors() == (seat,), where
             legal = match.legal_actions(seat)
             assert legal, f"{where}: no legal action"
-            if match.hand_over:
-                match.next_hand()
             events = match.apply(seat, rng.choice(legal))
             check_cards(match, where)
             if any(e.kind == "hand_end" for e in events):
@@ -138,8 +136,6 @@ def test_views_never_show_hidden_cards(players: int) -> None:
                 other = swap_hidden(match, watcher, rng)
                 if other is not None:
                     assert other.view(watcher) == match.view(watcher), f"seed={seed}"
-            if match.hand_over:
-                match.next_hand()
             match.apply(seat, rng.choice(match.legal_actions(seat)))
         for watcher in range(players):
             for event in match.events_for(watcher):
@@ -211,8 +207,6 @@ def test_determinize_is_faithful_honours_voids_and_plays_to_the_end(players: int
                         sample.next_hand()
                         continue
                     s = sample.current
-                    if sample.hand_over:
-                        sample.next_hand()
                     sample.apply(s, play_rng.choice(sample.legal_actions(s)))
                 checked += 1
             if match.hand_over:
@@ -262,16 +256,12 @@ def test_clone_is_independent_and_replays_identically() -> None:
         if copy.hand_over:
             copy.next_hand()
             continue
-        if copy.hand_over:
-            copy.next_hand()
         copy.apply(copy.current, moves.choice(copy.legal_actions(copy.current)))
     assert [match.view(s) for s in range(6)] == before
     while not match.over:
         if match.hand_over:
             match.next_hand()
             continue
-        if match.hand_over:
-            match.next_hand()
         match.apply(match.current, replay.choice(match.legal_actions(match.current)))
     assert match.log == copy.log and match.scores == copy.scores  # same rng: same next deal
 
@@ -284,8 +274,6 @@ def test_same_seed_and_actions_in_notation_give_the_same_match() -> None:
             if match.hand_over:
                 match.next_hand()
                 continue
-            if match.hand_over:
-                match.next_hand()
             match.apply(match.current, rng.choice(match.legal_actions(match.current)))
         again = random_match(4 + seed % 5, seed, length=2)
         for seat, action in match.history:

@@ -100,8 +100,6 @@ def play_first_legal(match: Any, stop_phase: str = "over") -> None:
             match.next_hand()
             continue
         seat = match.current
-        if match.hand_over:
-            match.next_hand()
         match.apply(seat, match.legal_actions(seat)[0])
 
 
@@ -598,8 +596,6 @@ def test_the_match_lasts_the_chosen_number_of_games(length: int) -> None:
         if match.hand_over:
             match.next_hand()
             continue
-        if match.hand_over:
-            match.next_hand()
         events = match.apply(match.current, match.legal_actions(match.current)[-1])
         ends += kinds(events).count("hand_end")
     assert ends == len(match.hand_results) == length
@@ -618,8 +614,6 @@ def test_players_sharing_the_lowest_total_are_co_winners() -> None:  # D-3
             if match.hand_over:
                 match.next_hand()
                 continue
-            if match.hand_over:
-                match.next_hand()
             match.apply(match.current, match.legal_actions(match.current)[0])
         totals = match.scores
         if totals.count(min(totals)) > 1:

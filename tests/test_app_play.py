@@ -35,19 +35,24 @@ async def test_a_complete_hand_with_keys_only(
 
 
 async def test_scoreboard_shows_the_finished_hand_and_q_offers_to_leave() -> None:
+    from test_app_dialogs import with_deal
+
     from unotable.app.screens.common import ChoiceScreen
 
     app = make_app()
-    ctrl = controller("uno", ["human", "random", "random"], seed=3, target=500)
+    # a one-card deal: the hand is over after the human's single play
+    ctrl = with_deal(
+        controller("uno", ["human", "first", "first"], seed=3, target=500),
+        hands=[["R7"], ["G1", "G2"], ["B1", "B2"]],
+        first_discard="R5",
+        dealer=2,
+    )
     async with app.run_test(size=(80, 24)) as pilot:
         await start(pilot, ctrl)
-        for _ in range(800):
-            screen = await settle(pilot)
-            if isinstance(screen, ScoreboardScreen):
-                break
-            await play_one(pilot)
-        else:
-            raise AssertionError("the hand did not end")
+        await settle(pilot)
+        await pilot.press("1")
+        screen = await settle(pilot)
+        assert isinstance(screen, ScoreboardScreen)
         # the finished table waits behind the scores: nothing of the next hand is dealt
         assert ctrl.hand_over and ctrl.match.hand_number == 1
         assert "q" in screen.active_bindings

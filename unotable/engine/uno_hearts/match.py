@@ -18,7 +18,7 @@ from itertools import combinations
 from types import MappingProxyType
 from typing import Any
 
-from .core import (
+from ..core import (
     Action,
     Event,
     GameSpec,
@@ -28,8 +28,8 @@ from .core import (
     check_seat_turn,
     parse_action,
 )
-from .errors import IllegalAction, NotationError, OptionError
-from .tricks import (
+from ..errors import IllegalAction, NotationError, OptionError
+from ..tricks import (
     TrickView,
     check_dealer,
     check_view_seat,
@@ -860,7 +860,7 @@ def determinize(
     of seat to suits) lists suits seat s is
     known to lack; they are kept out of its hand whenever the unseen cards allow.
     """
-    from .uno_hearts_sample import determinize as _determinize
+    from .determinize import determinize as _determinize
 
     return _determinize(view, rng, avoid)
 

@@ -15,7 +15,7 @@ from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, Final
 
-from .core import (
+from ..core import (
     Action,
     Event,
     GameSpec,
@@ -25,8 +25,8 @@ from .core import (
     check_seat_turn,
     parse_action,
 )
-from .errors import IllegalAction, NotationError, OptionError
-from .tricks import (
+from ..errors import IllegalAction, NotationError, OptionError
+from ..tricks import (
     TrickView,
     check_dealer,
     check_view_seat,
@@ -704,9 +704,9 @@ def determinize(
 ) -> WildTwistMatch:
     """A full match consistent with ``view``, unseen cards dealt at random (for search).
 
-    See :mod:`unotable.engine.wild_twist_sample`.
+    See :mod:`unotable.engine.wild_twist.determinize`.
     """
-    from .wild_twist_sample import determinize as sample
+    from .determinize import determinize as sample
 
     return sample(view, rng, avoid)
 

@@ -10,8 +10,8 @@ import random
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from .tricks import lowest_seats, suit_bits, void_mask
-from .uno_hearts import (
+from ..tricks import lowest_seats, suit_bits, void_mask
+from .match import (
     DECK,
     G8,
     GAME_ID,

@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 
-from .core import Match
-from .tricks import lowest_seats, suit_bits, void_mask
-from .wild_twist import (
+from ..core import Match
+from ..tricks import lowest_seats, suit_bits, void_mask
+from .match import (
     CLUBS,
     DECK,
     GAME_ID,

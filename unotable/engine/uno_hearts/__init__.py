@@ -1,0 +1,32 @@
+"""UNO Hearts (RULES.md §1): ``SPECS`` for the registry, cards, the match, its view and search help.
+
+``match.py`` holds the rules; ``determinize.py`` deals what a seat cannot see, for search.
+"""
+
+from __future__ import annotations
+
+from .match import (
+    DECK,
+    GAME_ID,
+    MOON_POINTS,
+    SPECS,
+    SUIT_LETTERS,
+    Card,
+    UnoHeartsMatch,
+    UnoHeartsView,
+    determinize,  # a full match consistent with one seat's view
+    parse_card,
+)
+
+__all__ = [
+    "DECK",
+    "GAME_ID",
+    "MOON_POINTS",
+    "SPECS",
+    "SUIT_LETTERS",
+    "Card",
+    "UnoHeartsMatch",
+    "UnoHeartsView",
+    "determinize",
+    "parse_card",
+]

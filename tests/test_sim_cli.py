@@ -59,6 +59,15 @@ def test_same_seed_same_output_but_timings(capsys):
     assert without_timings(first) != without_timings(other)
 
 
+def test_same_seed_same_output_with_hard_seats_too(capsys):
+    # Hard samples a fixed number of deals in sim (no clock), so a seed still fixes the run
+    args = ("uno", "--players", "3", "--games", "1", "--seed", "5", "--ai", "hard,normal,easy")
+    args += ("--option", "target=100", "--hard-worlds", "6")
+    first = sim_json(capsys, *args)
+    assert without_timings(first) == without_timings(sim_json(capsys, *args))
+    assert first["decision_ms"]["hard"]["p95"] >= 0
+
+
 def test_ai_levels_per_seat_and_options(capsys):
     result = sim_json(
         capsys, "uno", "--players", "2", "--games", "3", "--ai", "first,random",
@@ -88,6 +97,8 @@ def test_table_output(capsys):
         (["uno", "--option", "colour=red"], ["colour", "target, scoring, wd4_bluff"]),
         (["uno", "--option", "oops"], ["NAME=VALUE"]),
         (["uno", "--players", "many"], ["--players"]),
+        (["uno", "--hard-worlds", "0"], ["--hard-worlds"]),
+        (["uno", "--hard-ms", "-5"], ["--hard-ms"]),
     ],
 )
 def test_bad_arguments_one_line_exit_2(capsys, args, words):

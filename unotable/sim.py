@@ -28,12 +28,31 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="computer level, or a comma list with one level per seat (default random)",
     )
     parser.add_argument(
+        "--hard-worlds",
+        type=int,
+        default=HARD_WORLDS,
+        metavar="N",
+        help=f"deals a Hard seat samples per decision (default {HARD_WORLDS}): the same seed "
+        "then gives the same output on any machine",
+    )
+    parser.add_argument(
+        "--hard-ms",
+        type=float,
+        default=None,
+        metavar="MS",
+        help="give Hard a time budget per decision instead, as in the app "
+        "(stronger on a fast machine, but no longer reproducible)",
+    )
+    parser.add_argument(
         "--option",
         action="append",
         default=[],
         metavar="NAME=VALUE",
         help="a game option, e.g. --option target=200 (repeatable)",
     )
+
+
+HARD_WORLDS = 40  # per decision: about 40 ms at the 95th percentile on a 2-core machine
 
 
 class SimError(Exception):
@@ -118,6 +137,10 @@ def check_args(args: argparse.Namespace) -> tuple[Any, dict[str, Any], list[str]
         )
     if args.games < 1:
         raise SimError(f"--games must be 1 or more, not {args.games}")
+    if args.hard_worlds < 1:
+        raise SimError(f"--hard-worlds must be 1 or more, not {args.hard_worlds}")
+    if args.hard_ms is not None and not args.hard_ms > 0:
+        raise SimError(f"--hard-ms must be more than 0, not {args.hard_ms:g}")
     levels = [level.strip() for level in args.ai.split(",")]
     for level in levels:
         if level not in LEVELS:
@@ -133,12 +156,30 @@ def check_args(args: argparse.Namespace) -> tuple[Any, dict[str, Any], list[str]
     return spec, options, levels
 
 
-def new_table(spec: Any, options: dict[str, Any], levels: list[str], seed: int) -> Any:
-    """A controller for one match between computers on a virtual clock."""
-    from unotable.controller import Controller, Seat, VirtualClock
+def new_table(
+    spec: Any,
+    options: dict[str, Any],
+    levels: list[str],
+    seed: int,
+    hard: dict[str, Any] | None = None,
+) -> Any:
+    """A controller for one match between computers on a virtual clock.
+
+    ``hard``: the Hard seats' search settings (``worlds`` for a fixed number of sampled
+    deals, reproducible; ``budget_ms`` for the clock). None: the app's own Hard.
+    """
+    from unotable.ai.levels import build
+    from unotable.controller import Controller, Seat, VirtualClock, computer_seed
 
     seats = [Seat(f"Seat {i + 1}", level) for i, level in enumerate(levels)]
-    return Controller(spec.id, seats, options, seed, clock=VirtualClock(), speed="instant")
+    computers = {
+        i: build("hard", spec.id, computer_seed(seed, i), **hard)
+        for i, level in enumerate(levels)
+        if level == "hard" and hard is not None
+    }
+    return Controller(
+        spec.id, seats, options, seed, clock=VirtualClock(), speed="instant", computers=computers
+    )
 
 
 def simulate(
@@ -148,6 +189,7 @@ def simulate(
     games: int,
     seed: int,
     progress: Any = None,
+    hard: dict[str, Any] | None = None,
 ) -> Summary:
     players_n = len(levels)
     summary = Summary(spec.id, players_n, games, seed, levels)
@@ -161,7 +203,7 @@ def simulate(
 
     start = time.perf_counter()
     for number in range(games):
-        controller = new_table(spec, options, levels, seeds.randrange(2**63))
+        controller = new_table(spec, options, levels, seeds.randrange(2**63), hard)
         controller.on_decision = timed
         while not controller.over:  # a hand at a time, so the progress bar moves
             controller.run(max_hands=1)
@@ -217,7 +259,8 @@ def run(args: argparse.Namespace) -> int:
         bar["bar"].update(bar["task"], completed=games_done, hands=hands)
 
     try:
-        summary = simulate(spec, options, levels, args.games, args.seed, progress)
+        hard = {"worlds": args.hard_worlds} if args.hard_ms is None else {"budget_ms": args.hard_ms}
+        summary = simulate(spec, options, levels, args.games, args.seed, progress, hard)
     finally:
         if "bar" in bar:
             bar["bar"].stop()

@@ -118,7 +118,7 @@ class LobbyScreen(Screen[None]):
             Horizontal(
                 Button("Start", id="start", variant="primary", compact=True),
                 Button("Continue", id="continue", compact=True),
-                Button("Saved matches", id="saved", compact=True),
+                Button("Saved", id="saved", compact=True, tooltip="Saved matches (M)"),
                 id="lobby-buttons",
             ),
         ]

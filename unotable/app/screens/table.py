@@ -159,7 +159,7 @@ class TableScreen(Screen[None]):
         # The footer rebuilds itself on refresh_bindings: only when the keys really change.
         keys = tuple(
             self.check_action(name, ())
-            for name in ("play", "draw", "uno", "catch", "last_trick", "skip_ahead")
+            for name in ("play", "draw", "uno", "catch", "last_trick", "skip_ahead", "undo")
         )
         if keys != self._footer_keys:
             self._footer_keys = keys

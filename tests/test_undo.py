@@ -114,6 +114,8 @@ async def test_z_takes_back_the_last_move_at_the_table() -> None:
         await settle(pilot)
         assert len(table.controller.match.history) < moved
         assert table.controller.undos
+        # the footer offers Undo only while there is something of the human's to take back
+        assert table.check_action("undo", ()) is (table.controller.undo_refused() is None)
 
 
 async def test_undo_is_not_offered_in_hot_seat() -> None:

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from . import determinize as _submodule  # noqa: F401  (loaded before the name is bound)
 from .match import (
     DECK,
     GAME_ID,
@@ -14,9 +15,13 @@ from .match import (
     Card,
     UnoHeartsMatch,
     UnoHeartsView,
-    determinize,  # a full match consistent with one seat's view
     parse_card,
 )
+from .match import determinize as _determinize
+
+# Loading the submodule binds the package's ``determinize`` to the module; the function,
+# a full match consistent with one seat's view, takes the name back for good.
+determinize = _determinize
 
 __all__ = [
     "DECK",

@@ -37,7 +37,7 @@ async def test_two_humans_never_see_each_others_cards() -> None:
             return
         other = 2 if turn.seat == 0 else 0
         shown = {str(c) for c in hands.first().cards}
-        theirs = {str(c) for c in ctrl.view(other).hand}
+        theirs = {str(c) for c in hand_of(ctrl, other)}
         assert not shown & theirs, f"{sorted(shown & theirs)} of seat {other} on screen"
         checks["frames"] += 1
 
@@ -82,8 +82,34 @@ async def test_handover_screen_hides_everything_private() -> None:
         }
 
 
+_HANDS: dict[tuple[int, int, int, int], tuple[Any, ...]] = {}
+
+
+def hand_of(ctrl: Any, seat: int) -> tuple[Any, ...]:
+    """``seat``'s hand, read once per position (the hook runs between every two messages)."""
+    key = (id(ctrl), ctrl.version, len(ctrl.match.log), seat)
+    if key not in _HANDS:
+        _HANDS.clear()
+        _HANDS[key] = ctrl.view(seat).hand
+    return _HANDS[key]
+
+
+_FORBIDDEN: dict[tuple[int, int, int, int | None], set[Any]] = {}
+
+
 def forbidden_cards(ctrl: Any, viewer: int | None) -> set[Any]:
-    """Cards of other humans that the screen's viewer may not know they hold."""
+    """Cards of other humans that the screen's viewer may not know they hold.
+
+    Computed once per position and viewer: the hook asks between every two messages.
+    """
+    key = (id(ctrl), ctrl.version, len(ctrl.match.log), viewer)
+    if key not in _FORBIDDEN:
+        _FORBIDDEN.clear()
+        _FORBIDDEN[key] = _forbidden(ctrl, viewer)
+    return _FORBIDDEN[key]
+
+
+def _forbidden(ctrl: Any, viewer: int | None) -> set[Any]:
     knows = ctrl.view(viewer).known_hands if viewer is not None else None
     found: set[Any] = set()
     for human in ctrl.humans:

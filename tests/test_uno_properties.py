@@ -15,7 +15,7 @@ from unotable.engine import get_game
 from unotable.engine.uno import determinize
 
 GAMES = ("uno", "uno-minecraft")
-MATCHES_PER_COUNT = 2000  # "thousands" per game and player count; low target: most are one hand
+MATCHES_PER_COUNT = 500  # x 7 player counts: 3,500 matches per game; low target: one hand each
 MAX_ACTIONS = 200_000
 _index = attrgetter("index")
 

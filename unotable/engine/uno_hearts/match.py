@@ -152,7 +152,7 @@ class UnoHeartsMatch(Match):
             # the undealt cards, shuffled by the seed
             used = set(dealt)
             pile = [c for c in DECK if c not in used]
-            self.rng.shuffle(pile)
+            self._own_rng().shuffle(pile)
         else:
             pile = _cards(raw_pile, "draw pile")
         everything = dealt + pile

@@ -114,19 +114,15 @@ class WildTwistMatch(Match):
             )
         dealt = [card for hand in hands for card in hand]
         dealt_set = set(dealt)
+        # without named leftovers a full deal leaves the rest in the middle; a partial one
+        # (a scenario) leaves them out of play, as does any card the deal does not name
         full = size == self.hand_size
-        # a full deal leaves the rest as leftovers; a partial one (a scenario) leaves them out
         rest = [card for card in DECK if card not in dealt_set] if full else []
         leftovers = [as_card(c) for c in deal.get("leftovers", rest)]
         everything = dealt + leftovers
         if len(set(everything)) != len(everything):
             twice = sorted({str(c) for c in everything if everything.count(c) > 1})
             raise OptionError(f"a card is dealt twice ({', '.join(twice)})")
-        if full and len(everything) != len(DECK):
-            raise OptionError(
-                f"a full deal uses each of the 56 cards exactly once; "
-                f"{len(DECK) - len(everything)} are missing"
-            )
         return hands, leftovers, dealer
 
     def _deal_random(self) -> list[Event]:
@@ -207,7 +203,7 @@ class WildTwistMatch(Match):
     def _force_lowest_club(self) -> None:
         self.phase = "play"
         lowest = self._lowest_club()
-        if lowest is None:  # not possible with 56 cards and at most 2 leftovers
+        if lowest is None:  # only in a partial deal without natural clubs
             self._current = (self.dealer + 1) % self.players
             return
         self._current, self.forced_lead = lowest

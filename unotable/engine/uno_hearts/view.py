@@ -18,6 +18,7 @@ Completed = tuple[int, int, tuple[Play, ...]]  # (leader, winner, plays)
 class UnoHeartsView(TrickView):
     """What one seat may know (see docs/uno-hearts.md for every field)."""
 
+    hand: tuple[Card, ...]  # this seat's cards (the game's own class)
     draw_pile_size: int
     target: int
     options: Mapping[str, Any]

@@ -18,6 +18,7 @@ CompletedTrick = tuple[int, int, Trick]  # (leader, winner, plays)
 class WildTwistView(TrickView):
     """What one seat of a Wild Twist Hearts match may know."""
 
+    hand: tuple[Card, ...]  # this seat's cards (the game's own class)
     leftovers_count: int  # face-down cards in the middle this game (0, 1 or 2)
     leftovers_to: int | None  # who took them with the first trick (unseen)
     opening_holder: int | None  # who held the Wild Club at the deal (offered the opening)

@@ -187,7 +187,7 @@ class View:
     players: int
     phase: str  # "play", a game's own sub-phase ("pass", "choose", ...), or "over"
     current: int | None  # whose turn it is; None while several seats act at once
-    hand: tuple[AnyCard, ...]
+    hand: tuple[Card, ...]
     hand_sizes: tuple[int, ...]
     dealer: int
     scores: tuple[int, ...]  # match totals so far

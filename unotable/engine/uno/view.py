@@ -19,6 +19,7 @@ class UnoView(View):
     card just drawn) or ``"challenge"`` (a Wild Draw Four was played on them).
     """
 
+    hand: tuple[UnoCard, ...]  # this seat's cards (the game's own class)
     options: Mapping[str, Any]
     top: UnoCard
     active_color: str | None  # None only while the first discard's colour is undeclared

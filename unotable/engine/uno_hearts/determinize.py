@@ -10,29 +10,17 @@ import random
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
+from ..core import GameSpec
 from ..tricks import lowest_seats, suit_bits, void_mask
-from .match import (
-    DECK,
-    G8,
-    GAME_ID,
-    NO_SUIT,
-    P8,
-    PHASE_OVER,
-    PHASE_PASS,
-    RNG_SEEDED,
-    SPECS,
-    SUIT_INDEX,
-    SUIT_LETTERS,
-    Card,
-    UnoHeartsMatch,
-    UnoHeartsView,
-    sort_key,
-)
+from .cards import DECK, G8, NO_SUIT, P8, SUIT_INDEX, SUIT_LETTERS, Card, sort_key
+from .match import GAME_ID, PHASE_HAND_OVER, PHASE_OVER, PHASE_PASS, RNG_SEEDED, UnoHeartsMatch
+from .view import UnoHeartsView
 
 _SUIT_BITS = suit_bits(SUIT_LETTERS)
 
 
 def determinize(
+    spec: GameSpec,
     view: UnoHeartsView,
     rng: random.Random,
     avoid: Mapping[int, frozenset[str]] | Sequence[frozenset[str]] | None = None,
@@ -100,7 +88,7 @@ def determinize(
     pile = pool[: view.draw_pile_size]
 
     match = object.__new__(UnoHeartsMatch)
-    match.spec = SPECS[GAME_ID]
+    match.spec = spec
     match.players = n
     match.options = MappingProxyType(dict(view.options))
     match.seed = rng.randrange(2**63)
@@ -119,6 +107,7 @@ def determinize(
     match.winners = ()
     if view.phase == PHASE_OVER:
         match.winners = lowest_seats(view.scores)
+    match._hand_over = view.phase == PHASE_HAND_OVER  # next_hand() deals the next one
 
     match.phase = view.phase
     match._current = view.current

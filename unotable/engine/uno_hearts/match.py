@@ -1,19 +1,13 @@
-"""UNO Hearts (Mattel, 1995): RULES.md §1.
+"""The UNO Hearts match (Mattel, 1995): RULES.md §1.
 
-Trick-taking with four colour suits 0–23 and ten Wild Draw cards. Cards are interned
-:class:`Card` objects; every play action and play event is built once at import so the
-hot path (``legal_actions`` + ``apply``) allocates almost nothing.
-
-Seats are 0…n−1 clockwise; "left" is +1 (D-1). Suits are kept as small ints
-(0 heart, 1 yellow, 2 purple, 3 green; a Wild Draw's printed suit is 4) so a hand's
-per-suit counts are one list lookup.
+Seats are 0…n−1 clockwise; "left" is +1 (D-1). All state is plain lists and ints so
+clone() is cheap; the cards and their pre-built plays live in :mod:`.cards`.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
 from itertools import combinations
 from types import MappingProxyType
 from typing import Any
@@ -22,15 +16,12 @@ from ..core import (
     Action,
     Event,
     GameSpec,
-    HandResult,
     Match,
-    OptionSpec,
     check_seat_turn,
     parse_action,
 )
-from ..errors import IllegalAction, NotationError, OptionError
+from ..errors import IllegalAction, OptionError
 from ..tricks import (
-    TrickView,
     check_dealer,
     check_view_seat,
     hand_end_event,
@@ -39,18 +30,33 @@ from ..tricks import (
     record_hand,
     void_sets,
 )
+from .cards import (
+    DECK,
+    DECK_RANGE,
+    FOLLOW_NAMES,
+    G8,
+    GREEN,
+    HEART,
+    NO_SUIT,
+    P8,
+    PURPLE,
+    SUIT_INDEX,
+    SUIT_LETTERS,
+    SUIT_NAMES,
+    WILD,
+    Y13,
+    YELLOW,
+    Card,
+    _cards,
+    parse_card,
+    sort_key,
+)
+from .view import Completed, UnoHeartsView
 
 GAME_ID = "uno-hearts"
 HAND_SIZE = 13
 TARGET = 60
 MOON_POINTS = 20
-
-HEART, YELLOW, PURPLE, GREEN, WILD = 0, 1, 2, 3, 4
-NO_SUIT = -1
-SUIT_LETTERS = ("H", "Y", "P", "G")
-SUIT_INDEX = {letter: i for i, letter in enumerate(SUIT_LETTERS)}
-SUIT_NAMES = ("heart", "yellow", "purple", "green")
-FOLLOW_NAMES = ("hearts", "yellow", "purple", "green")
 
 PHASE_PASS = "pass"
 PHASE_PLAY = "play"
@@ -66,171 +72,12 @@ MOON_MODES = ("shooter_choice", "others_plus_20", "self_minus_20")
 ACTION_CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {"play": SUIT_LETTERS, "direction": (LEFT, RIGHT), "moon": (MOON_SELF, MOON_OTHERS)}
 )
-MAX_SEATS = 8
 RNG_OWNED, RNG_SHARED, RNG_SEEDED = 0, 1, 2  # see UnoHeartsMatch._own_rng
-
-
-class Card:
-    """One UNO Hearts card. Interned: compare with ``is``; ``str(card)`` is its notation.
-
-    ``suit`` is 0–3 for a natural card and WILD (4) for a Wild Draw; ``rank`` is the
-    printed number; ``action`` (natural) or ``actions[suit]`` (Wild Draw, one per call)
-    and ``events[seat]`` / ``wild_events[seat][suit]`` are the pre-built play objects.
-    """
-
-    __slots__ = (
-        "action",
-        "actions",
-        "color",
-        "events",
-        "index",
-        "points",
-        "rank",
-        "suit",
-        "text",
-        "wild",
-    )
-
-    index: int
-    text: str
-    suit: int
-    rank: int
-    points: int
-    wild: bool
-    action: Action
-    actions: tuple[Action, ...]
-    events: tuple[Any, ...]
-
-    def __init__(self, index: int, suit: int, rank: int) -> None:
-        self.index = index
-        self.suit = suit
-        self.rank = rank
-        self.wild = suit == WILD
-        self.color: str | None = None if self.wild else SUIT_LETTERS[suit]  # Card protocol
-        self.text = f"WD{rank}" if self.wild else f"{SUIT_LETTERS[suit]}{rank}"
-        if suit == HEART:
-            self.points = 1
-        elif suit == YELLOW and rank == 13:
-            self.points = 13
-        else:
-            self.points = 0
-
-    def __str__(self) -> str:
-        return self.text
-
-    def __repr__(self) -> str:
-        return self.text
-
-    def __reduce__(self) -> tuple[Any, tuple[int]]:
-        # copy/pickle give back the interned card
-        return (card_at, (self.index,))
-
-
-def _build_deck() -> tuple[Card, ...]:
-    cards = [Card(0, s, r) for s in range(4) for r in range(24)]
-    cards += [Card(0, WILD, r) for r in range(1, 11)]
-    for i, card in enumerate(cards):
-        card.index = i
-    return tuple(cards)
-
-
-DECK: tuple[Card, ...] = _build_deck()
-DECK_RANGE = range(len(DECK))
-CARD_BY_TEXT: dict[str, Card] = {c.text: c for c in DECK}
-Y13 = CARD_BY_TEXT["Y13"]
-P8 = CARD_BY_TEXT["P8"]
-G8 = CARD_BY_TEXT["G8"]
-
-
-def card_at(index: int) -> Card:
-    return DECK[index]
-
-
-def _prebuild() -> None:
-    for card in DECK:
-        if card.wild:
-            card.actions = tuple(Action("play", card=card, choice=s) for s in SUIT_LETTERS)
-            card.events = tuple(
-                tuple(
-                    Event(
-                        "play",
-                        seat=seat,
-                        cards=(card,),
-                        count=1,
-                        data=MappingProxyType({"declared": s}),
-                    )
-                    for s in SUIT_LETTERS
-                )
-                for seat in range(MAX_SEATS)
-            )
-        else:
-            card.action = Action("play", card=card)
-            card.actions = ()
-            card.events = tuple(
-                Event(
-                    "play",
-                    seat=seat,
-                    cards=(card,),
-                    count=1,
-                    data=MappingProxyType({"declared": None}),
-                )
-                for seat in range(MAX_SEATS)
-            )
-
-
-_prebuild()
 
 DIRECTION_ACTIONS = (Action("direction", choice=LEFT), Action("direction", choice=RIGHT))
 MOON_ACTIONS = (Action("moon", choice=MOON_SELF), Action("moon", choice=MOON_OTHERS))
 VOID_SETS: tuple[frozenset[str], ...] = void_sets(SUIT_LETTERS)
 VOIDS_SHOWN_BY_HEART_LEAD = 0b1110  # leading a heart while unbroken shows Y, P, G void
-
-
-def sort_key(card: Card) -> int:
-    return card.index
-
-
-def parse_card(text: str) -> Card:
-    if not isinstance(text, str):
-        raise NotationError(f"a card must be written as text, not {type(text).__name__}")
-    card = CARD_BY_TEXT.get(text.strip().upper())
-    if card is None:
-        raise NotationError(
-            f"{text!r} is not an UNO Hearts card (H0–H23, Y0–Y23, P0–P23, G0–G23, WD1–WD10)"
-        )
-    return card
-
-
-def _cards(items: Sequence[Any], what: str) -> list[Card]:
-    result: list[Card] = []
-    for item in items:
-        if isinstance(item, Card):
-            result.append(item)
-        elif isinstance(item, str):
-            result.append(parse_card(item))
-        else:
-            raise OptionError(f"{what}: {item!r} is not a card")
-    return result
-
-
-Play = tuple[int, Card, str | None]  # (seat, card, declared call or None)
-Completed = tuple[int, int, tuple[Play, ...]]  # (leader, winner, plays)
-
-
-@dataclass(frozen=True, slots=True)
-class UnoHeartsView(TrickView):
-    """What one seat may know (see docs/uno-hearts.md for every field)."""
-
-    draw_pile_size: int
-    target: int
-    options: Mapping[str, Any]
-    pass_pending: tuple[int, ...]  # pass-three seats still choosing
-    passed: tuple[Card, ...]  # the three cards this seat chose to give this hand
-    received: tuple[Card, ...]  # the three cards this seat got (once everyone has chosen)
-    known_hands: tuple[tuple[Card, ...], ...]  # per other seat: cards this seat knows it holds
-    pass_hands: tuple[tuple[int, int, str], ...]  # (after trick number, taker, direction)
-    moon_shooter: int | None
-    hand_results: tuple[HandResult, ...]
 
 
 class UnoHeartsMatch(Match):
@@ -305,7 +152,7 @@ class UnoHeartsMatch(Match):
             # the undealt cards, shuffled by the seed
             used = set(dealt)
             pile = [c for c in DECK if c not in used]
-            self.rng.shuffle(pile)
+            self._own_rng().shuffle(pile)
         else:
             pile = _cards(raw_pile, "draw pile")
         everything = dealt + pile
@@ -846,80 +693,3 @@ class UnoHeartsMatch(Match):
         if self._legal is not None:
             d["_legal"] = self._legal.copy()
         return other
-
-
-def determinize(
-    view: UnoHeartsView,
-    rng: random.Random,
-    avoid: Mapping[int, frozenset[str]] | Sequence[frozenset[str]] | None = None,
-) -> UnoHeartsMatch:
-    """A full match consistent with ``view``: what the seat knows stays, the rest is dealt.
-
-    Unseen cards go at random to the other hands (after the cards the seat knows they
-    hold) and the draw pile. ``avoid[s]`` (default: ``view.voids``; a sequence, or a mapping
-    of seat to suits) lists suits seat s is
-    known to lack; they are kept out of its hand whenever the unseen cards allow.
-    """
-    from .determinize import determinize as _determinize
-
-    return _determinize(view, rng, avoid)
-
-
-def _spec() -> GameSpec:
-    return GameSpec(
-        id=GAME_ID,
-        name="UNO Hearts",
-        description="Hearts with four colour suits 0–23, Wild Draws and pass-hand 8s (2–8 players)",
-        min_players=2,
-        max_players=8,
-        options=(
-            OptionSpec(
-                "target",
-                "Game ends at",
-                "int",
-                TARGET,
-                "the match ends when a total reaches this; lowest total wins "
-                "(60 is the full game, 30/40/50 shorter games)",
-                minimum=1,
-                maximum=TARGET,
-            ),
-            OptionSpec(
-                "pass_three",
-                "Pass three cards",
-                "bool",
-                False,
-                "advanced: after each deal everyone passes three cards to the left",
-            ),
-            OptionSpec(
-                "shoot_the_moon",
-                "Shoot the moon",
-                "bool",
-                False,
-                "advanced: the only player to take points in a hand has shot the moon",
-            ),
-            OptionSpec(
-                "moon_mode",
-                "Moon scoring",
-                "choice",
-                "shooter_choice",
-                "shooter_choice: the shooter picks −20 or +20 to everyone else; "
-                "others_plus_20 / self_minus_20 fix it (2 players: any hand where only one "
-                "player took points counts)",
-                choices=MOON_MODES,
-            ),
-        ),
-        match_class=UnoHeartsMatch,
-    )
-
-
-SPECS: dict[str, GameSpec] = {GAME_ID: _spec()}
-
-__all__ = [
-    "DECK",
-    "SPECS",
-    "Card",
-    "UnoHeartsMatch",
-    "UnoHeartsView",
-    "determinize",
-    "parse_card",
-]

@@ -11,31 +11,28 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 
-from ..core import Match
+from ..core import GameSpec, Match
 from ..tricks import lowest_seats, suit_bits, void_mask
-from .match import (
+from .cards import (
     CLUBS,
     DECK,
-    GAME_ID,
-    SPECS,
     SUIT_LETTERS,
     WILD_CLUB,
     WILD_HIGH_VALUE,
     WILD_LOW_VALUE,
     Card,
-    CompletedTrick,
-    WildTwistMatch,
-    WildTwistView,
     by_suit,
     sort_key,
 )
+from .match import WildTwistMatch
+from .view import CompletedTrick, WildTwistView
 
 Avoid = Mapping[int, frozenset[str]] | Sequence[frozenset[str]]
 _SUIT_BIT = suit_bits(SUIT_LETTERS)
 
 
 def determinize(
-    view: WildTwistView, rng: random.Random, avoid: Avoid | None = None
+    spec: GameSpec, view: WildTwistView, rng: random.Random, avoid: Avoid | None = None
 ) -> WildTwistMatch:
     """A full match consistent with ``view``; what the seat cannot see is dealt at random.
 
@@ -45,7 +42,7 @@ def determinize(
     is honoured whenever the unseen cards allow.
     """
     n = view.players
-    match = _blank(view, rng)
+    match = _blank(spec, view, rng)
     if view.phase == "over":
         match.winners = lowest_seats(view.scores)
         match.hands = [[[], [], [], []] for _ in range(n)]
@@ -124,11 +121,11 @@ def determinize(
     return match
 
 
-def _blank(view: WildTwistView, rng: random.Random) -> WildTwistMatch:
+def _blank(spec: GameSpec, view: WildTwistView, rng: random.Random) -> WildTwistMatch:
     """A match holding every public fact of ``view``; hands and leftovers still to fill."""
     n = view.players
     match = object.__new__(WildTwistMatch)
-    Match.__init__(match, SPECS[GAME_ID], n, dict(view.options), rng.getrandbits(63))
+    Match.__init__(match, spec, n, dict(view.options), rng.getrandbits(63))
     match.length = view.length
     match.no_points_first_trick = view.no_points_first_trick
     match.hand_size = 56 // n
@@ -138,6 +135,7 @@ def _blank(view: WildTwistView, rng: random.Random) -> WildTwistMatch:
     match.scores = list(view.scores)
     match.hand_results = list(view.hand_results)
     match.phase = view.phase
+    match._hand_over = view.phase == "hand_over"  # next_hand() deals the next game
     match._current = view.current
     match.leader = view.leader
     match.sizes = list(view.hand_sizes)

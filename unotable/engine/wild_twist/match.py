@@ -1,33 +1,25 @@
-"""Wild Twist Hearts (RULES.md §2): Hearts for 4–8 players with four suit Wilds.
+"""The Wild Twist Hearts match (RULES.md §2): Hearts for 4–8 players with four suit Wilds.
 
-56 cards: the 52-card deck plus the Wild Heart, Wild Diamond, Wild Spade and Wild Club.
-A Wild belongs to its printed suit and is played as HIGH (above the ace) or LOW (below
-the 2). Cards are interned :class:`Card` objects; play actions are pre-built so the hot
-path (``legal_actions`` + ``apply``) allocates almost nothing.
+All state is plain lists and ints so clone() is cheap; the cards and their pre-built
+plays live in :mod:`.cards`.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from operator import attrgetter
-from types import MappingProxyType
+from collections.abc import Mapping
 from typing import Any, Final
 
 from ..core import (
     Action,
     Event,
     GameSpec,
-    HandResult,
     Match,
-    OptionSpec,
     check_seat_turn,
     parse_action,
 )
-from ..errors import IllegalAction, NotationError, OptionError
+from ..errors import IllegalAction, OptionError
 from ..tricks import (
-    TrickView,
     check_dealer,
     check_view_seat,
     hand_end_event,
@@ -36,173 +28,42 @@ from ..tricks import (
     record_hand,
     void_sets,
 )
+from .cards import (
+    ACTION_CHOICES,
+    CLUBS,
+    DECK,
+    DECLARATION_ALIASES,
+    DECLINE,
+    DIAMONDS,
+    HEARTS,
+    HIGH,
+    LOW,
+    MOON_CHOICES,
+    MOON_OTHERS,
+    MOON_POINTS,
+    MOON_SELF,
+    PLAY_EVENTS,
+    SPADES,
+    SUIT_LETTERS,
+    SUIT_NAMES,
+    TRICK_ENTRIES,
+    WILD_CLUB,
+    WILD_CLUB_LOW,
+    WILD_HIGH_VALUE,
+    WILD_LOW_VALUE,
+    Card,
+    as_card,
+    by_suit,
+    parse_card,
+)
+from .view import CompletedTrick, WildTwistView
 
 GAME_ID: Final = "wild-twist-hearts"
 GAME_NAME: Final = "Wild Twist Hearts"
 
-CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
-SUIT_LETTERS: Final = "CDHS"
-SUIT_NAMES: Final = ("clubs", "diamonds", "hearts", "spades")
-RANK_TEXT: Final = {11: "J", 12: "Q", 13: "K", 14: "A"}
-HIGH: Final = "HIGH"
-LOW: Final = "LOW"
-DECLARATIONS: Final = (HIGH, LOW)
-WILD_HIGH_VALUE: Final = 15  # above the ace
-WILD_LOW_VALUE: Final = 1  # below the 2
-MOON_POINTS: Final = 27  # 14 hearts + the Q♠
-MOON_CHOICES: Final = ("self", "others")
-
-
-class Card:
-    """One of the 56 cards. Interned: compare with ``is``; ``str(card)`` is its notation."""
-
-    __slots__ = ("color", "index", "plays", "points", "rank", "suit", "text", "wild")
-
-    index: int  # 0..55, suit-major; the Wild is the last of its suit
-    suit: int  # CLUBS, DIAMONDS, HEARTS or SPADES
-    rank: int  # 2..14 for natural cards, 0 for a Wild
-    wild: bool
-    points: int
-    text: str
-    plays: tuple[Action, ...]  # the play actions of this card (a Wild has HIGH and LOW)
-
-    def __init__(self, suit: int, rank: int) -> None:
-        self.suit = suit
-        self.rank = rank
-        self.wild = rank == 0
-        self.color: str | None = SUIT_LETTERS[suit]  # Card protocol: a suit wild has its suit
-        letter = SUIT_LETTERS[suit]
-        if self.wild:
-            self.text = "W" + letter
-            self.index = suit * 14 + 13
-            self.plays = (
-                Action("play", card=self, choice=HIGH),
-                Action("play", card=self, choice=LOW),
-            )
-        else:
-            self.text = RANK_TEXT.get(rank, str(rank)) + letter
-            self.index = suit * 14 + rank - 2
-            self.plays = (Action("play", card=self),)
-        if suit == HEARTS:
-            self.points = 1
-        elif suit == SPADES and rank == 12:
-            self.points = 13
-        else:
-            self.points = 0
-
-    def __str__(self) -> str:
-        return self.text
-
-    def __repr__(self) -> str:
-        return f"Card({self.text})"
-
-    # interned: copies and pickles are the same object
-    def __copy__(self) -> Card:
-        return self
-
-    def __deepcopy__(self, memo: object) -> Card:
-        return self
-
-    def __reduce__(self) -> tuple[Any, tuple[str]]:
-        return (parse_card, (self.text,))
-
-
-DECK: Final[tuple[Card, ...]] = tuple(
-    Card(suit, rank) for suit in range(4) for rank in (*range(2, 15), 0)
-)
-assert all(card.index == i for i, card in enumerate(DECK))
-WILD_CLUB: Final = DECK[CLUBS * 14 + 13]
-TOTAL_POINTS: Final = sum(card.points for card in DECK)
-assert TOTAL_POINTS == MOON_POINTS
-
-_CARD_BY_TEXT: dict[str, Card] = {}
-for _card in DECK:
-    _CARD_BY_TEXT[_card.text] = _card
-    if _card.rank == 10:
-        _CARD_BY_TEXT["T" + SUIT_LETTERS[_card.suit]] = _card
-
-
-def parse_card(text: str) -> Card:
-    """The card ``text`` names: ``2C``, ``10H`` (or ``TH``), ``QS``, ``WH``; any case."""
-    if not isinstance(text, str):
-        raise NotationError(f"card notation must be text, not {type(text).__name__}")
-    card = _CARD_BY_TEXT.get(text.strip().upper())
-    if card is None:
-        raise NotationError(
-            f"{text!r} is not a Wild Twist card: write rank then suit (2C, 10H, QS, AD) "
-            "or a Wild (WH, WD, WS, WC)"
-        )
-    return card
-
-
-# display order: by suit, then rank, each Wild last in its suit (at C speed)
-sort_key: Final = attrgetter("index")
-
-
-def by_suit(cards: Iterable[Card]) -> list[list[Card]]:
-    """A hand as the engine keeps it: one sorted list per suit."""
-    suits: list[list[Card]] = [[], [], [], []]
-    for card in sorted(cards, key=sort_key):
-        suits[card.suit].append(card)
-    return suits
-
-
-DECLINE: Final = Action("decline")
-MOON_SELF: Final = Action("moon", choice="self")
-MOON_OTHERS: Final = Action("moon", choice="others")
-WILD_CLUB_LOW: Final = WILD_CLUB.plays[1]
-_CHOICES: Final = MappingProxyType({"play": DECLARATIONS, "moon": MOON_CHOICES})
-# accept the rulebook's words too
-_DECLARATION_ALIASES: Final = {"HIGHEST": HIGH, "H": HIGH, "LOWEST": LOW, "L": LOW}
-
-
-def _play_key(card: Card, declared: str | None) -> int:
-    return card.index * 2 + (declared == LOW)
-
-
-def _build_play_tables(
-    seats: int,
-) -> tuple[tuple[tuple[tuple[int, Card, str | None], ...], ...], tuple[tuple[Event, ...], ...]]:
-    """Per seat, the trick entry and the play event of every (card, declaration)."""
-    entries = []
-    events = []
-    for seat in range(seats):
-        seat_entries: list[tuple[int, Card, str | None]] = []
-        seat_events: list[Event] = []
-        for card in DECK:
-            # two slots per card, indexed by _play_key; a natural card's second is unused
-            for declared in (HIGH, LOW) if card.wild else (None, None):
-                seat_entries.append((seat, card, declared))
-                data = MappingProxyType({"card": card.text, "declared": declared})
-                seat_events.append(Event("play", seat=seat, cards=(card,), count=1, data=data))
-        entries.append(tuple(seat_entries))
-        events.append(tuple(seat_events))
-    return tuple(entries), tuple(events)
-
-
-_TRICK_ENTRIES, _PLAY_EVENTS = _build_play_tables(8)
 _VOID_SETS: Final = void_sets(SUIT_LETTERS)
 
 ALL_BUT_HEARTS: Final = 0b1011  # void mask bits of clubs, diamonds and spades
-
-Trick = tuple[tuple[int, Card, str | None], ...]
-CompletedTrick = tuple[int, int, Trick]  # (leader, winner, plays)
-
-
-@dataclass(frozen=True, slots=True)
-class WildTwistView(TrickView):
-    """What one seat of a Wild Twist Hearts match may know."""
-
-    leftovers_count: int  # face-down cards in the middle this game (0, 1 or 2)
-    leftovers_to: int | None  # who took them with the first trick (unseen)
-    opening_holder: int | None  # who held the Wild Club at the deal (offered the opening)
-    opening_declined: bool  # the Wild Club holder declined to open with it
-    moon_shooter: int | None  # set in phase "moon": the seat choosing its bonus
-    length: int  # games in the match
-    no_points_first_trick: bool
-    first_trick: bool  # the current trick is the first of the game
-    options: Mapping[str, Any]
-    hand_results: tuple[HandResult, ...]  # every finished game of the match
 
 
 class WildTwistMatch(Match):
@@ -244,7 +105,7 @@ class WildTwistMatch(Match):
         given = deal.get("hands")
         if given is None or len(given) != n:
             raise OptionError(f"from_deal needs hands: one list of cards for each of {n} seats")
-        hands = [[_as_card(c) for c in hand] for hand in given]
+        hands = [[as_card(c) for c in hand] for hand in given]
         size = len(hands[0])
         if any(len(hand) != size for hand in hands) or not 1 <= size <= self.hand_size:
             raise OptionError(
@@ -253,19 +114,15 @@ class WildTwistMatch(Match):
             )
         dealt = [card for hand in hands for card in hand]
         dealt_set = set(dealt)
+        # without named leftovers a full deal leaves the rest in the middle; a partial one
+        # (a scenario) leaves them out of play, as does any card the deal does not name
         full = size == self.hand_size
-        # a full deal leaves the rest as leftovers; a partial one (a scenario) leaves them out
         rest = [card for card in DECK if card not in dealt_set] if full else []
-        leftovers = [_as_card(c) for c in deal.get("leftovers", rest)]
+        leftovers = [as_card(c) for c in deal.get("leftovers", rest)]
         everything = dealt + leftovers
         if len(set(everything)) != len(everything):
             twice = sorted({str(c) for c in everything if everything.count(c) > 1})
             raise OptionError(f"a card is dealt twice ({', '.join(twice)})")
-        if full and len(everything) != len(DECK):
-            raise OptionError(
-                f"a full deal uses each of the 56 cards exactly once; "
-                f"{len(DECK) - len(everything)} are missing"
-            )
         return hands, leftovers, dealer
 
     def _deal_random(self) -> list[Event]:
@@ -346,7 +203,7 @@ class WildTwistMatch(Match):
     def _force_lowest_club(self) -> None:
         self.phase = "play"
         lowest = self._lowest_club()
-        if lowest is None:  # not possible with 56 cards and at most 2 leftovers
+        if lowest is None:  # only in a partial deal without natural clubs
             self._current = (self.dealer + 1) % self.players
             return
         self._current, self.forced_lead = lowest
@@ -437,10 +294,10 @@ class WildTwistMatch(Match):
     def parse_action(cls, text: str) -> Action:
         if isinstance(text, str) and ">" in text:
             head, _, declared = text.rpartition(">")
-            alias = _DECLARATION_ALIASES.get(declared.strip().upper())
+            alias = DECLARATION_ALIASES.get(declared.strip().upper())
             if alias is not None:
                 text = f"{head}>{alias}"
-        action = parse_action(text, parse_card, _CHOICES)
+        action = parse_action(text, parse_card, ACTION_CHOICES)
         if action.kind == "play" and not action.uno:
             card: Card = action.card
             plays = card.plays
@@ -558,11 +415,11 @@ class WildTwistMatch(Match):
             self.best_seat = seat
             self.leader = seat
         # checks done: change the state
-        key = card.index * 2 + (declared == LOW)  # _play_key, inlined
+        key = card.index * 2 + (declared == LOW)  # play_key, inlined
         hand[suit].remove(card)
         self.sizes[seat] -= 1
-        trick.append(_TRICK_ENTRIES[seat][key])
-        events = [_PLAY_EVENTS[seat][key]]
+        trick.append(TRICK_ENTRIES[seat][key])
+        events = [PLAY_EVENTS[seat][key]]
         if breaks:
             self.hearts_broken = True
             events.append(Event("hearts_broken", seat=seat, cards=(card,), count=1))
@@ -697,20 +554,6 @@ class WildTwistMatch(Match):
         return other
 
 
-def determinize(
-    view: WildTwistView,
-    rng: random.Random,
-    avoid: Mapping[int, frozenset[str]] | Sequence[frozenset[str]] | None = None,
-) -> WildTwistMatch:
-    """A full match consistent with ``view``, unseen cards dealt at random (for search).
-
-    See :mod:`unotable.engine.wild_twist.determinize`.
-    """
-    from .determinize import determinize as sample
-
-    return sample(view, rng, avoid)
-
-
 HEARTS_NOT_BROKEN: Final = "hearts are not broken: lead another suit"
 
 
@@ -728,52 +571,3 @@ def _forced_error(forced: Card) -> str:
 
 def _declare_error(card: Card) -> str:
     return f"declare HIGH or LOW for a Wild: {card}>HIGH or {card}>LOW"
-
-
-def _as_card(item: Any) -> Card:
-    if isinstance(item, Card):
-        return item
-    if isinstance(item, str):
-        return parse_card(item)
-    raise OptionError(f"not a card: {item!r}")
-
-
-SPECS: dict[str, GameSpec] = {
-    GAME_ID: GameSpec(
-        id=GAME_ID,
-        name=GAME_NAME,
-        description="Hearts with four suit Wilds played HIGH or LOW; fewest points wins.",
-        min_players=4,
-        max_players=8,
-        options=(
-            OptionSpec(
-                name="length",
-                label="Games",
-                kind="int",
-                default=3,
-                help="How many games (deals) the match lasts: Short 1, Medium 3, Long 5.",
-                minimum=1,
-                maximum=99,
-            ),
-            OptionSpec(
-                name="no_points_first_trick",
-                label="No points on the first trick",
-                kind="bool",
-                default=False,
-                help="A player who cannot follow the first trick must discard a card "
-                "that is not a heart or the Q♠, if they hold one.",
-            ),
-        ),
-        match_class=WildTwistMatch,
-    )
-}
-
-__all__ = [
-    "DECK",
-    "SPECS",
-    "Card",
-    "WildTwistMatch",
-    "WildTwistView",
-    "determinize",
-    "parse_card",
-]

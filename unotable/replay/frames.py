@@ -15,7 +15,7 @@ from typing import Any
 from unotable.controller import Controller, VirtualClock
 from unotable.engine import Event, HandResult
 from unotable.store.record import MatchRecord
-from unotable.store.saves import SaveError, loads
+from unotable.store.saves import SaveError, load_file
 
 CHECKPOINT_EVERY = 64
 # View fields not in the table summary: shown elsewhere, fixed, or long histories
@@ -204,11 +204,13 @@ def parse_seat(text: str, record: MatchRecord) -> int:
 def load_replay(path: Path, as_seat: str | None) -> Replay:
     """The replay of the saved match in ``path``; ReplayError or SaveError if it has none."""
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
+        # the store's safe reader: a FIFO or a huge file is refused at once, unread
+        record = load_file(path)
+    except FileNotFoundError as exc:
         raise ReplayError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    except SaveError as exc:
+        raise ReplayError(f"{path} cannot be replayed: {exc}") from exc
     try:
-        record = loads(raw)
         viewer = None if as_seat is None else parse_seat(as_seat, record)
         replay = Replay(record, viewer)
     except SaveError as exc:

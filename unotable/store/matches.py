@@ -144,12 +144,14 @@ class MatchFile:
         else:
             raise MatchInUse(f"This match keeps changing hands ({match_id}).")
         opened = cls(data_dir, match_id, fd)
+        # we are its only writer: any temp file is a killed writer's, even if the match
+        # itself was never saved (killed during its first write)
+        for temp in temps_of(path):
+            with contextlib.suppress(OSError):
+                temp.unlink()
         if not os.path.lexists(path):
             opened._release(remove_lock=True)
             raise MatchGone("This match is no longer saved (it was finished or deleted).")
-        for temp in temps_of(path):  # we are its only writer: any temp file is stale
-            with contextlib.suppress(OSError):
-                temp.unlink()
         return opened
 
     @property
@@ -423,17 +425,12 @@ def _tidy_matches(data_dir: Path) -> None:
     folder = matches_dir(data_dir)
     for lock_path in folder.glob(f"*{LOCK_SUFFIX}"):
         match_id = lock_path.name[: -len(LOCK_SUFFIX)]
-        if not _ID.match(match_id):
+        if not _ID.match(match_id) or in_use(lock_path):
             continue
-        path = match_path(data_dir, match_id)
-        if os.path.lexists(path) or in_use(lock_path):
-            if not in_use(lock_path):  # nobody writes it: its temp files are stale
-                for temp in temps_of(path):
-                    with contextlib.suppress(OSError):
-                        temp.unlink()
-            continue
+        # nobody writes it: take its lock a moment, which removes its temp files (stale,
+        # whatever their age) and, for a match that is gone, the lock file too
         with contextlib.suppress(MatchInUse, MatchGone, OSError):
-            MatchFile.open(data_dir, match_id)  # removes the lock of a match that is gone
+            MatchFile.open(data_dir, match_id).close()
     remove_stale_temps(folder)
 
 

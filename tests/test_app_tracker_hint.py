@@ -147,7 +147,8 @@ def test_tracker_counts_an_uno_hand() -> None:
         assert isinstance(seen, UnoTrack)
         assert [c.played for c in seen.colours] == [c.played for c in counts.colours]
     text = render_uno(counts, Seats(["You", "Bo", "Cy"]), presentation_for("uno")).plain
-    assert "Last Wild: You, Red → Green" in text and "One card: You (no call), Bo (UNO called)" in text
+    assert "Last Wild: You, Red → Green" in text
+    assert "One card: You (no call), Bo (UNO called)" in text
 
 
 def test_tracker_counts_a_hearts_hand() -> None:

@@ -28,6 +28,7 @@ from ..games import GamePresentation, presentation_for
 from ..widgets.center import CenterPanel
 from ..widgets.hand import NUMBER_KEYS, HandView
 from ..widgets.seats import SeatsPanel
+from ..widgets.tracker import TrackerPanel
 from . import prompts
 from .common import TooSmall, screen_too_small
 
@@ -37,15 +38,17 @@ DIALOG_KINDS = ("color", "challenge", "direction", "give", "moon", "keep", "decl
 
 class TableScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left,h", "cursor(-1)", "◀ ▶ card", show=False),
-        Binding("right,l", "cursor(1)", "Next card", show=False),
+        Binding("left", "cursor(-1)", "◀ ▶ card", show=False),
+        Binding("right", "cursor(1)", "Next card", show=False),
         Binding("enter,space", "play", "Play"),
         Binding("d", "draw", "Draw"),
         Binding("u", "uno", "UNO!"),
         Binding("c", "catch", "Catch"),
         Binding("s", "sort", "Sort"),
         Binding("t", "last_trick", "Last trick"),
+        Binding("h", "hint", "Hint"),
         Binding("g", "toggle_log", "Log"),
+        Binding("k", "toggle_tracker", "Tracker"),
         Binding("f", "skip_ahead", "Skip ahead"),
         Binding("z", "undo", "Undo"),
         Binding("question_mark", "keys", "Keys"),
@@ -75,6 +78,7 @@ class TableScreen(Screen[None]):
         self._results_shown = len(self.snap.hand_results)
         self._leaving = False
         self._footer_keys: tuple[bool | None, ...] = ()
+        self._hint: tuple[int, str] | None = None  # (snapshot version, the hint's words)
 
     # -- layout ---------------------------------------------------------------------------
 
@@ -84,14 +88,17 @@ class TableScreen(Screen[None]):
             yield SeatsPanel(id="seats")
             yield CenterPanel(id="center")
             yield RichLog(id="log", wrap=True, max_lines=2000, markup=False)
+            yield TrackerPanel(id="tracker")
         with Vertical(id="hand-box"):
             yield HandView(id="hand")
         yield Static("", id="status")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#log", RichLog).border_title = "Log"
         self.query_one("#seats").border_title = "Seats"
+        self.query_one(TrackerPanel).border_title = "Tracker"
+        self.query_one(TrackerPanel).display = False
         wide = self.app.size.width >= 120
         self.query_one("#log").display = wide
         self.call_after_refresh(self.advance)
@@ -156,10 +163,11 @@ class TableScreen(Screen[None]):
             box.border_title = f"{owner} ({len(ordered)} cards)"
         self.query_one("#status", Static).update(self.status_text())
         self._update_log(snap)
+        self.query_one(TrackerPanel).show(snap, names, cards)
         # The footer rebuilds itself on refresh_bindings: only when the keys really change.
         keys = tuple(
             self.check_action(name, ())
-            for name in ("play", "draw", "uno", "catch", "last_trick", "skip_ahead", "undo")
+            for name in ("play", "draw", "uno", "catch", "last_trick", "skip_ahead", "undo", "hint")
         )
         if keys != self._footer_keys:
             self._footer_keys = keys
@@ -203,6 +211,8 @@ class TableScreen(Screen[None]):
             label = self.card_style.label(snap.kept)
             text.append(f"You drew {label}: it does not match, so you keep it.\n")
         if snap.my_turn:
+            if self._hint is not None and self._hint[0] == snap.version:
+                text.append(f"Hint: {self._hint[1]}\n", style="italic")
             text.append(prompts.status_for(snap, self.card_style, self.uno_marked))
         elif snap.waiting_human:
             text.append(f"Waiting for {names[seat]} to take the keyboard.")
@@ -387,6 +397,8 @@ class TableScreen(Screen[None]):
             return not snap.over and not snap.hand_over and not snap.waiting_human
         if action == "undo":
             return self.controller.undo_refused() is None
+        if action == "hint":
+            return seat is not None and not self._dialog_open
         return True
 
     def _catcher(self) -> int | None:
@@ -465,8 +477,43 @@ class TableScreen(Screen[None]):
     def action_toggle_log(self) -> None:
         log = self.query_one("#log")
         log.display = not log.display
-        # Below 120 columns the log takes the middle's place rather than squeezing it.
-        self.query_one(CenterPanel).display = not log.display or self.app.size.width >= 120
+        self._arrange_middle(self.app.size.width, "log")
+
+    def action_toggle_tracker(self) -> None:
+        tracker = self.query_one(TrackerPanel)
+        tracker.display = not tracker.display
+        self._arrange_middle(self.app.size.width, "tracker")
+        self.refresh_table()
+
+    def _arrange_middle(self, width: int, first: str = "") -> None:
+        """Below 120 columns the log or the tracker takes the middle's place rather than
+        squeezing it; below 160 the one opened (``first``) also takes the other's."""
+        log, tracker = self.query_one("#log"), self.query_one(TrackerPanel)
+        if log.display and tracker.display and width < 160:
+            (tracker if first == "log" else log).display = False
+        self.query_one(CenterPanel).display = width >= 120 or not (log.display or tracker.display)
+
+    def action_hint(self) -> None:
+        """What the Normal computer would do, and why; the cursor moves to its card."""
+        from unotable.ai.hint import hint
+
+        from ..hints import hint_sentence
+
+        if self.acting_human() is None or self._dialog_open:
+            return
+        advice = hint(self.snap.view, self.game_id)
+        if advice is None:
+            return
+        self._hint = (self.snap.version, hint_sentence(advice, self.card_style, self.names()))
+        if advice.action.kind == "play":
+            hand = self.query_one(HandView)
+            for index, card in enumerate(hand.cards):
+                if card is advice.action.card:
+                    hand.cursor = index
+                    break
+            if advice.action.uno:
+                self.uno_marked = True  # so Enter plays exactly what the hint says
+        self.refresh_table()
 
     def action_skip_ahead(self) -> None:
         self.controller.fast_forward = True
@@ -627,7 +674,7 @@ class TableScreen(Screen[None]):
         log = self.query_one("#log")
         if event.size.width >= 120 and not log.display:
             log.display = True
-        self.query_one(CenterPanel).display = not log.display or event.size.width >= 120
+        self._arrange_middle(event.size.width, "tracker")
         if self._paused and not screen_too_small(event.size.width, event.size.height):
             self._paused = False
             self.call_after_refresh(self.advance)

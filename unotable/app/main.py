@@ -360,6 +360,17 @@ class UnoTableApp(App[None]):
             raise PermissionError("a served table writes no screenshots")
         return super().save_screenshot(*args, **kwargs)
 
+    # Textual's deliveries save to ~/Downloads in a terminal: a served table delivers nothing.
+    def deliver_text(self, *args: Any, **kwargs: Any) -> str | None:
+        if self.served:
+            return None
+        return super().deliver_text(*args, **kwargs)
+
+    def deliver_binary(self, *args: Any, **kwargs: Any) -> str | None:
+        if self.served:
+            return None
+        return super().deliver_binary(*args, **kwargs)
+
 
 # Set by `unotable serve` in each table's environment (see unotable/serve/child.py).
 SERVED_ENV = "UNOTABLE_SERVED"

@@ -313,9 +313,10 @@ def _authorized_keys(given: Path | None, have_password: bool) -> tuple[Path, Any
 
     path = (given or DEFAULT_AUTHORIZED_KEYS).expanduser()
     if not path.is_file():
-        if given is not None:
-            raise ServeError(f"--authorized-keys {given}: no such file")
-        return None
+        if given is None:
+            return None
+        what = "not a file" if path.exists() else "no such file"
+        raise ServeError(f"--authorized-keys {given}: {what}")
     try:
         return path, asyncssh.read_authorized_keys(path)
     except (OSError, ValueError, asyncssh.KeyImportError) as exc:

@@ -120,7 +120,10 @@ class PtyChild:
         rows: int,
         xpixels: int = 0,
         ypixels: int = 0,
+        cwd: Path | None = None,
     ) -> PtyChild:
+        """Start ``argv`` on a new pty. ``cwd``: its working directory (the player's data
+        dir, so that nothing it writes by a relative path lands in the server's directory)."""
         master, slave = os.openpty()
         try:
             set_window_size(slave, cols, rows, xpixels, ypixels)
@@ -130,6 +133,7 @@ class PtyChild:
                 stdout=slave,
                 stderr=slave,
                 env=dict(env),
+                cwd=cwd,
                 start_new_session=True,
                 preexec_fn=_take_controlling_terminal,
             )

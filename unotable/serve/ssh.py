@@ -469,7 +469,7 @@ class SshTable:
             notice=None if connection.key_fingerprint else SHARED_NAME_NOTICE,
         )
         child = await PtyChild.spawn(
-            self.settings.app_argv(data_dir), env, cols, rows, xpixels, ypixels
+            self.settings.app_argv(data_dir), env, cols, rows, xpixels, ypixels, cwd=data_dir
         )
         self.children.add(child)
         log.info("table open user=%s pid=%d size=%dx%d", user, child.pid, cols, rows)

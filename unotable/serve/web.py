@@ -126,6 +126,7 @@ def make_server(
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
                 env=self._build_environment(width, height),
+                cwd=tables_dir,  # relative paths stay in the data dir
                 start_new_session=True,  # so that everything it starts can be killed
             )
             assert process.stdin is not None
@@ -143,11 +144,22 @@ def make_server(
             """Ask the app to quit; kill its process group if it has not within the grace."""
             process = self._process
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(super().stop(), shutdown_grace)
-            if process is not None and process.returncode is None:
+                await asyncio.wait_for(self._quit(process), shutdown_grace)
+            if process is None:
+                return
+            if process.returncode is None:
                 log.info("web table pid=%d did not quit; killed", process.pid)
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.killpg(process.pid, signal.SIGKILL)
+                await process.wait()
+            # textual-serve leaves the pipes to the garbage collector: three per tab.
+            transport = getattr(process, "_transport", None)
+            if transport is not None:
+                transport.close()
+
+        async def _quit(self, process: Any) -> None:
+            await super().stop()  # asks the app to quit; returns once it closed its output
+            if process is not None:
                 await process.wait()
 
     class TableServer(Server):

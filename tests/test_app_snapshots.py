@@ -78,3 +78,71 @@ def test_too_small(snap_compare: Any) -> None:
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(60, 20), run_before=before)
+
+
+def challenge_table(size: tuple[int, int]) -> tuple[Any, Any]:
+    """Cy plays a Wild Draw Four on Ana, who holds the dialog to challenge or accept."""
+    from test_app_dialogs import with_deal
+
+    app = make_app()
+    ctrl = with_deal(
+        controller("uno", ["human", "first", "first"], seed=1),
+        hands=[["R1", "G1", "G2"], ["R2", "B7", "B8"], ["W+4", "Y3", "Y4"]],
+        first_discard="R5",
+        dealer=2,
+    )
+
+    async def before(pilot: Any) -> None:
+        pilot.app.start_match(ctrl)
+        await settle(pilot)
+        await pilot.press("1")  # R1; Bo plays R2, Cy the Wild Draw Four on red
+        await settle(pilot)
+        await footer_drawn(pilot)
+
+    return app, before
+
+
+def test_challenge_dialog_names_the_colour_on_the_pile(snap_compare: Any) -> None:
+    app, before = challenge_table((80, 24))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=before)
+
+
+def test_log_wraps_long_lines(snap_compare: Any) -> None:
+    app, first = challenge_table((120, 40))
+
+    async def before(pilot: Any) -> None:
+        await first(pilot)
+        await pilot.press("1")  # challenge: it was legal, so Ana draws six
+        await settle(pilot)
+        await footer_drawn(pilot)
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=before)
+
+
+def test_no_color(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app, before = table_app("uno", 4)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=before)
+
+
+def test_eight_seats_with_a_wild_in_the_trick(snap_compare: Any) -> None:
+    from test_app_dialogs import with_deal
+
+    from unotable.engine.wild_twist import DECK
+
+    # Bo holds the Wild Club and opens with it as LOWEST; Cy (the human) plays next
+    cards = [str(c) for c in DECK if str(c) != "WC"]
+    hands = [cards[i * 7 : i * 7 + 7] for i in range(8)]
+    hands[1][0], spare = "WC", hands[1][0]
+    hands[7][6:] = [spare]
+    hands[7] = hands[7][:7]
+    kinds = ["first", "first", "human", "first", "first", "first", "first", "first"]
+    app = make_app()
+    ctrl = with_deal(controller("wild-twist-hearts", kinds, seed=7), hands=hands, dealer=0)
+
+    async def before(pilot: Any) -> None:
+        pilot.app.start_match(ctrl)
+        await settle(pilot)
+        await footer_drawn(pilot)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=before)

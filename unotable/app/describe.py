@@ -46,4 +46,7 @@ def _shared(event: Event, names: Seats, game: GamePresentation) -> str | None:
         return "Match over: " + " and ".join(winners) + f" {verb}"
     if kind == "dealer_draw":
         return None
+    if kind == "play" and event.cards:
+        played = game.play_label(event.cards[0], data.get("declared"))
+        return f"{names.does(seat, 'plays')} {played}"
     return f"{names.subject(seat)} {kind.replace('_', ' ')} {game.card_list(event.cards)}".strip()

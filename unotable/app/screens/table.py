@@ -87,7 +87,7 @@ class TableScreen(Screen[None]):
         with Horizontal(id="table-top"):
             yield SeatsPanel(id="seats")
             yield CenterPanel(id="center")
-            yield RichLog(id="log", wrap=True, max_lines=2000, markup=False)
+            yield RichLog(id="log", wrap=True, min_width=20, max_lines=2000, markup=False)
             yield TrackerPanel(id="tracker")
         with Vertical(id="hand-box"):
             yield HandView(id="hand")

@@ -124,3 +124,38 @@ def test_command_line_error_has_no_traceback():
     assert result.returncode == 2
     assert result.stdout == "" and result.stderr.count("\n") == 1
     assert "Traceback" not in result.stderr
+
+
+def test_progress_bar_on_a_terminal_and_silence_into_a_pipe():
+    import os
+    import pty
+    import sys
+    import threading
+
+    args = [sys.executable, "-m", "unotable", "sim", "uno", "--games", "3", "--json"]
+    piped = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert piped.returncode == 0 and piped.stderr == ""
+    json.loads(piped.stdout)
+    leader, follower = pty.openpty()
+    env = {**os.environ, "COLUMNS": "100", "TERM": "xterm-256color"}
+    seen = bytearray()
+
+    def drain() -> None:  # read the terminal while sim runs, so it never blocks on it
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the terminal closed with the process
+                return
+            if not chunk:
+                return
+            seen.extend(chunk)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    with subprocess.Popen(args, stdout=subprocess.PIPE, stderr=follower, env=env) as proc:
+        os.close(follower)
+        out, _ = proc.communicate(timeout=120)
+    reader.join(timeout=30)
+    os.close(leader)
+    assert proc.returncode == 0 and json.loads(out)["games"] == 3
+    assert b"matches" in seen and b"hands" in seen  # the bar's own words, on the terminal

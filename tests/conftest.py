@@ -41,3 +41,24 @@ def deal() -> Callable[..., Any]:
         )
 
     return make
+
+
+# The longest tests start first, so the xdist workers end together instead of one of them
+# running a long test alone at the end.
+LONG_FIRST = (
+    "test_app_hotseat.py",
+    "test_app_play.py",
+    "test_uno_hearts_props.py",
+    "test_wild_twist_props.py",
+    "test_uno_properties.py",
+    "test_app_snapshots.py",
+    "test_app_dialogs.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        name = item.path.name
+        return LONG_FIRST.index(name) if name in LONG_FIRST else len(LONG_FIRST)
+
+    items.sort(key=rank)

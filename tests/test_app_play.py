@@ -99,3 +99,30 @@ async def test_back_in_the_lobby_the_game_list_has_the_keys() -> None:
         assert app.focused is not None and app.focused.id == "games"
         await pilot.press("down")  # and the keys move through it
         assert app.focused.id == "games"
+
+
+async def test_plus_and_minus_change_the_seats_from_the_keyboard() -> None:
+    from textual.widgets import Static
+
+    from unotable.app.screens.lobby import LobbyScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(50):
+            await pilot.pause()
+            if isinstance(app.screen, LobbyScreen) and app.screen.filled:
+                break
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        start_count = lobby.seat_count
+        await pilot.press("plus", "plus")
+        assert lobby.seat_count == start_count + 2
+        await pilot.press(*["plus"] * 10)  # stops at the game's maximum
+        assert lobby.seat_count == lobby.spec.max_players
+        await pilot.press(*["minus"] * 10)
+        assert lobby.seat_count == lobby.spec.min_players
+        await pilot.pause()
+        shown = [row for row in lobby.query(".seat-row") if row.display]
+        assert len(shown) == lobby.spec.min_players
+        message = lobby.query_one("#lobby-message", Static)
+        assert f"at least {lobby.spec.min_players} players" in str(message.render())

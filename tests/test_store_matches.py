@@ -548,6 +548,33 @@ def test_most_recent_skips_matches_in_use(tmp_path: Path) -> None:
         assert most_recent(tmp_path) == (None, [])
 
 
+def test_a_web_tab_continues_its_own_match_first(tmp_path: Path) -> None:
+    tab_a, tab_b = "a" * 32, "b" * 32
+    mine = MatchFile.create(tmp_path)
+    table = new_controller(1, ("random",))
+    mine.save(table.to_record(), summary_of(table.match, tab_a))
+    os.utime(mine.path, (1_000_000, 1_000_000))  # the older of the two
+    theirs = MatchFile.create(tmp_path)
+    other = new_controller(2, ("random",))
+    theirs.save(other.to_record(), summary_of(other.match, tab_b))
+    mine.close()
+    theirs.close()
+    listed = {m.match_id: m.session for m in list_matches(tmp_path).matches}
+    assert listed == {mine.match_id: tab_a, theirs.match_id: tab_b}
+    assert most_recent(tmp_path, tab_a)[0].match_id == mine.match_id  # type: ignore[union-attr]
+    assert most_recent(tmp_path, tab_b)[0].match_id == theirs.match_id  # type: ignore[union-attr]
+    assert most_recent(tmp_path)[0].match_id == theirs.match_id  # type: ignore[union-attr]
+    # a new tab, or the own match held by another session: the most recent free one
+    assert most_recent(tmp_path, "c" * 32)[0].match_id == theirs.match_id  # type: ignore[union-attr]
+    with MatchFileHeld(tmp_path, mine.match_id):
+        assert most_recent(tmp_path, tab_a)[0].match_id == theirs.match_id  # type: ignore[union-attr]
+    # a summary with a name that is not a tab's is ignored
+    bad = MatchFile.create(tmp_path)
+    bad.save(table.to_record(), {"hand": 1, "totals": [0], "session": "../../x"})
+    bad.close()
+    assert {m.match_id: m.session for m in list_matches(tmp_path).matches}[bad.match_id] is None
+
+
 class MatchFileHeld:
     """Another session holding a match's lock, for a ``with`` block."""
 

@@ -62,6 +62,7 @@ class UnoTableApp(App[None]):
         self._mono_filter: Monochrome | None = None
         self.first_frame_shown = False
         self.served = os.environ.get(SERVED_ENV) == "1"
+        self.session_tag = _session_tag() if self.served else None
         if self.served and (served_notice := os.environ.get(SERVED_NOTICE_ENV)):
             self.notices.append(served_notice)
         self.saved: Any = None  # the store's SavedList, once looked at
@@ -182,11 +183,13 @@ class UnoTableApp(App[None]):
             if notice is None:
                 self.notify("There is no saved match to continue.", timeout=5)
             return
-        free = [m for m in self.saved.matches if not m.in_use]
-        if not free:
+        from unotable.store.matches import pick_continue
+
+        chosen = pick_continue(self.saved.matches, self.session_tag)
+        if chosen is None:
             self.resume_saved(self.saved.matches[0].match_id)  # says it is in use
             return
-        self.resume_saved(free[0].match_id)
+        self.resume_saved(chosen.match_id)
 
     def resume_saved(self, match_id: str) -> bool:
         """Take over a saved match and open its table; False (with a notice) if not."""
@@ -255,7 +258,7 @@ class UnoTableApp(App[None]):
             self.writer.finish(match_file, record, controller.match)
             self._playing = (None, None)
         else:
-            self.writer.save(match_file, record, summary_of(controller.match))
+            self.writer.save(match_file, record, summary_of(controller.match, self.session_tag))
 
     def table_closed(self) -> None:
         """Called by the lobby when it is back on top: no table, so no match being played."""
@@ -375,8 +378,16 @@ class UnoTableApp(App[None]):
 # Set by `unotable serve` in each table's environment (see unotable/serve/child.py).
 SERVED_ENV = "UNOTABLE_SERVED"
 SERVED_NOTICE_ENV = "UNOTABLE_SERVED_NOTICE"
+SESSION_ENV = "UNOTABLE_SESSION"  # a web tab's own name: its Continue finds its own match
 # Palette commands a served player keeps; Textual's others (Screenshot) write files.
 SERVED_COMMANDS = frozenset({"Theme", "Quit", "Keys", "Minimize", "Maximize"})
+
+
+def _session_tag() -> str | None:
+    from unotable.store.matches import SESSION_TAG
+
+    tag = os.environ.get(SESSION_ENV, "")
+    return tag if SESSION_TAG.match(tag) else None
 
 
 def _default_data_dir(use_store: bool) -> Path | None:

@@ -29,6 +29,7 @@ SERVER_ENV_ALLOWED = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "PYT
 # Set by the server: the app then offers nothing that writes files (see app/main.py).
 SERVED_ENV = "UNOTABLE_SERVED"
 SERVED_NOTICE_ENV = "UNOTABLE_SERVED_NOTICE"
+SESSION_ENV = "UNOTABLE_SESSION"  # a web tab's name for itself (see serve/web.py)
 DEFAULT_TERM = "xterm-256color"
 _ENV_VALUE = re.compile(r"[A-Za-z0-9_.@+:-]{1,64}")
 

@@ -4,6 +4,11 @@ textual-serve has no authentication, so the caller binds to loopback unless told
 On top of textual-serve this adds: a websocket ``Origin`` check (another site's page may not
 drive the table), terminal sizes clamped like SSH's, an allow-listed environment for each
 table, tables that do not quit being killed, and the page's font served from here.
+
+Each tab names itself (a random id the browser keeps in the tab's sessionStorage, so it
+survives a reload of that tab but not a new tab) and connects to ``/ws/tab/<id>``. The
+table learns the id, so its Continue resumes the match that tab was playing even when
+another tab played more recently; a tab's new connection waits for its old table to end.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from unotable.serve import WILDCARD_HOSTS, is_loopback
-from unotable.serve.child import app_argv, child_env, clamp_size
+from unotable.serve.child import SESSION_ENV, app_argv, child_env, clamp_size
 from unotable.serve.paths import web_data_dir
 
 log = logging.getLogger("unotable.serve")
@@ -81,11 +86,31 @@ def allowed_origins(url: str) -> frozenset[str]:
     return frozenset({own} | {f"{parts.scheme}://{name}:{port}" for name in names})
 
 
+TAB_ROUTE = "/ws/tab/{tab:[0-9a-f]{32}}"
+# Runs before textual.js connects (it reads the address at window load).
+TAB_SCRIPT = """<script>
+      (function () {
+        var key = "unotable-tab", tab = sessionStorage.getItem(key);
+        if (!/^[0-9a-f]{32}$/.test(tab || "")) {
+          var bytes = crypto.getRandomValues(new Uint8Array(16));
+          var hex = function (b) { return (b + 256).toString(16).slice(1); };
+          tab = Array.from(bytes, hex).join("");
+          sessionStorage.setItem(key, tab);
+        }
+        var terminal = document.getElementById("terminal");
+        terminal.dataset.sessionWebsocketUrl += "/tab/" + tab;
+      })();
+    </script>
+  </body>"""
+
+
 def local_font_page(template: str) -> str:
-    """textual-serve's page, with the external font link replaced by the local font."""
-    if EXTERNAL_FONT_LINK not in template:
+    """textual-serve's page, with the external font link replaced by the local font and
+    the tab's own name added to the websocket address."""
+    if EXTERNAL_FONT_LINK not in template or template.count("</body>") != 1:
         raise RuntimeError("textual-serve's page changed: its font link was not found")
-    return template.replace(EXTERNAL_FONT_LINK, LOCAL_FONT_STYLE)
+    page = template.replace(EXTERNAL_FONT_LINK, LOCAL_FONT_STYLE)
+    return page.replace("</body>", TAB_SCRIPT)
 
 
 def make_server(
@@ -106,9 +131,13 @@ def make_server(
     class Table(AppService):
         """One tab's app: its own process group, allow-listed environment, clamped size."""
 
+        session: str | None = None  # the tab's own name, if its page gave one
+
         def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
             env = child_env(None, {}, home=tables_dir)
             env.pop("TERM")
+            if self.session is not None:
+                env[SESSION_ENV] = self.session
             env.update(
                 TEXTUAL_DRIVER="textual.drivers.web_driver:WebDriver",
                 TEXTUAL_FPS="60",
@@ -168,6 +197,7 @@ def make_server(
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self._tabs: set[asyncio.Task[Any]] = set()
+            self._by_session: dict[str, asyncio.Task[Any]] = {}  # each tab's live table
             self.origins = allowed_origins(self.public_url)
 
         def initialize_logging(self) -> None:
@@ -181,6 +211,7 @@ def make_server(
             page = (Path(self.templates_path) / "app_index.html").read_text(encoding="utf-8")
             loader = jinja2.DictLoader({"app_index.html": local_font_page(page)})
             aiohttp_jinja2.setup(app, loader=loader)
+            app.router.add_get(TAB_ROUTE, self.handle_websocket)
             return app
 
         async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
@@ -195,13 +226,29 @@ def make_server(
                 raise web.HTTPForbidden(text="unotable: this page may not open a table\n")
             tab = asyncio.current_task()
             assert tab is not None
+            session = request.match_info.get("tab")
             self._tabs.add(tab)
             try:
-                return await self._serve_tab(request)
+                if session is not None:
+                    await self._take_over(session, tab)
+                return await self._serve_tab(request, session)
             finally:
                 self._tabs.discard(tab)
+                if session is not None and self._by_session.get(session) is tab:
+                    del self._by_session[session]
 
-        async def _serve_tab(self, request: web.Request) -> web.WebSocketResponse:
+        async def _take_over(self, session: str, tab: asyncio.Task[Any]) -> None:
+            """A tab reconnected (a reload): end its old table first, so the match it was
+            playing is free again when the new table looks for it."""
+            old = self._by_session.get(session)
+            self._by_session[session] = tab
+            if old is not None and not old.done():
+                old.cancel()
+                await asyncio.wait({old}, timeout=shutdown_grace + 2)
+
+        async def _serve_tab(
+            self, request: web.Request, session: str | None
+        ) -> web.WebSocketResponse:
             # textual-serve's handle_websocket, with this module's Table for the app.
             from textual_serve.server import to_int
 
@@ -219,6 +266,7 @@ def make_server(
                     download_manager=self.download_manager,
                     debug=False,
                 )
+                table.session = session
                 await table.start(width, height)
                 await self._process_messages(websocket, table)
             except asyncio.CancelledError:

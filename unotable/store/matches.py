@@ -50,6 +50,8 @@ MAX_LISTED = 50
 LOCK_SUFFIX = ".lock"
 HEADER_BYTES = 64 * 1024  # the summary and seats are in the first lines of a save
 _ID = re.compile(r"^\d{8}T\d{6}Z-[0-9a-f]{8}$")
+# A served web tab's name for itself (kept by the browser across reloads of that tab).
+SESSION_TAG = re.compile(r"^[0-9a-f]{32}$")
 
 
 class MatchInUse(Exception):
@@ -73,6 +75,7 @@ class SavedMatch:
     actions: int | None
     last_played: float  # seconds since the epoch (the file's modification time)
     in_use: bool
+    session: str | None = None  # the web tab that last played it, if any
 
 
 @dataclass
@@ -90,9 +93,13 @@ def match_path(data_dir: Path, match_id: str) -> Path:
     return matches_dir(data_dir) / f"{match_id}.json"
 
 
-def summary_of(match: Match) -> dict[str, Any]:
-    """What the list shows about a match in play, without replaying it."""
-    return {"hand": match.hand_number, "totals": list(match.scores)}
+def summary_of(match: Match, session: str | None = None) -> dict[str, Any]:
+    """What the list shows about a match in play, without replaying it; ``session`` is
+    the web tab playing it, so that tab's Continue finds it again."""
+    summary: dict[str, Any] = {"hand": match.hand_number, "totals": list(match.scores)}
+    if session is not None:
+        summary["session"] = session
+    return summary
 
 
 # -- the writer's side --------------------------------------------------------------------
@@ -309,11 +316,21 @@ def list_matches(data_dir: Path, limit: int = MAX_LISTED) -> SavedList:
     return SavedList(listed, len(found) - unusable, notices)
 
 
-def most_recent(data_dir: Path) -> tuple[SavedMatch | None, list[str]]:
+def most_recent(data_dir: Path, session: str | None = None) -> tuple[SavedMatch | None, list[str]]:
     """The most recently played match that no other session has open, and any notices."""
     saved = list_matches(data_dir)
-    free = [m for m in saved.matches if not m.in_use]
-    return (free[0] if free else None), saved.notices
+    return pick_continue(saved.matches, session), saved.notices
+
+
+def pick_continue(matches: list[SavedMatch], session: str | None = None) -> SavedMatch | None:
+    """What Continue resumes: this web tab's own latest match if it is free, otherwise the
+    most recently played match nobody has open. ``matches`` is most recent first."""
+    free = [m for m in matches if not m.in_use]
+    if session is not None:
+        for match in free:
+            if match.session == session:
+                return match
+    return free[0] if free else None
 
 
 def trash_match(data_dir: Path, match_id: str) -> Path:
@@ -341,6 +358,7 @@ def _summary(match_id: str, path: Path, mtime: float, busy: bool) -> SavedMatch:
         summary = summary if isinstance(summary, dict) else {}
         actions = summary.get("actions") if isinstance(summary.get("actions"), int) else None
     hand = summary.get("hand")
+    session = summary.get("session")
     totals = summary.get("totals")
     good_totals = isinstance(totals, list) and all(isinstance(t, int) for t in totals)
     return SavedMatch(
@@ -353,6 +371,7 @@ def _summary(match_id: str, path: Path, mtime: float, busy: bool) -> SavedMatch:
         actions=actions,
         last_played=mtime,
         in_use=busy,
+        session=session if isinstance(session, str) and SESSION_TAG.match(session) else None,
     )
 
 

@@ -56,6 +56,8 @@ class LobbyScreen(Screen[None]):
         Binding("f1", "rules", "Rules"),
         Binding("question_mark", "keys", "Keys"),
         Binding("q", "quit_app", "Quit"),
+        Binding("plus,equals_sign", "more_seats", "More seats", show=False),
+        Binding("minus", "fewer_seats", "Fewer seats", show=False),
     ]
 
     def __init__(self) -> None:
@@ -161,7 +163,7 @@ class LobbyScreen(Screen[None]):
         self.seat_kinds = [HUMAN] + ["normal"] * (MAX_SEATS - 1)
         self._restore(app.prefs.last_setup)
         right_side = self.query_one("#lobby-right").mount_all(self._right_side())
-        footer = self.mount(Footer())
+        footer = self.mount(Footer(compact=True))
         await right_side
         await footer
         self.filled = True
@@ -344,6 +346,12 @@ class LobbyScreen(Screen[None]):
         ]
         if missing:  # rows are made when first needed: a quicker lobby
             self.query_one("#lobby-right").mount_all(missing, after=rows.last())
+
+    def action_fewer_seats(self) -> None:
+        self._fewer()
+
+    def action_more_seats(self) -> None:
+        self._more()
 
     @on(Button.Pressed, "#fewer")
     def _fewer(self) -> None:

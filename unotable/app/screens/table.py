@@ -586,7 +586,7 @@ class TableScreen(Screen[None]):
             elif then is not None:
                 then()
 
-        saved = " It is saved: Continue in the lobby picks it up again."
+        saved = " It is saved: in the lobby, Continue or Saved matches (M) picks it up again."
         self.app.push_screen(
             ChoiceScreen(
                 "Leave this match?",

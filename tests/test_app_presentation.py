@@ -97,3 +97,23 @@ async def test_no_color_emits_no_colour_escape(
         output = update.render_segments(console)
         assert "Your hand" in output or "hand" in output.lower()
         assert colour_codes(output) == []
+
+
+@pytest.mark.parametrize("game_id", ["uno-hearts", "wild-twist-hearts"])
+def test_the_centre_title_says_the_hand_is_over(game_id: str) -> None:
+    import random
+
+    from unotable.app.words import Seats
+    from unotable.engine import get_game
+
+    match = get_game(game_id).new_match(4, seed=3)
+    rng = random.Random(3)
+    names = Seats(["You", "Ada", "Ben", "Cleo"])
+    shown = presentation_for(game_id)
+    titles = set()
+    while not match.hand_results:
+        seat = match.actors()[0]
+        titles.add(shown.centre(match.view(seat), names, 40)[0].split(" · ")[1])
+        match.apply(seat, rng.choice(match.legal_actions(seat)))
+    assert "trick 1" in titles and "trick 13" in titles and "over" not in titles
+    assert shown.centre(match.view(0), names, 40)[0] == f"{shown.round_word} 1 · over"

@@ -50,7 +50,10 @@ class TrickPresentation(GamePresentation):
     # -- the table ------------------------------------------------------------------------
 
     def centre(self, view: Any, names: Seats, width: int) -> tuple[str, Text]:
-        title = f"{self.round_word} {view.hand_number} · trick {len(view.tricks) + 1}"
+        if view.phase == "hand_over":
+            title = f"{self.round_word} {view.hand_number} · over"
+        else:
+            title = f"{self.round_word} {view.hand_number} · trick {len(view.tricks) + 1}"
         return title, self.trick(view, names, width)
 
     def trick(self, view: Any, names: Seats, width: int) -> Text:

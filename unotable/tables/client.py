@@ -1,0 +1,50 @@
+"""A player's side of a shared table: sends intents, receives snapshots made for its seat."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+from typing import Any
+
+from unotable.controller.snapshot import Snapshot
+from unotable.controller.wire import decode
+
+from .protocol import MAX_SERVER_FRAME, frame, read_frame
+
+
+class TableClient:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+
+    @classmethod
+    async def connect(cls, socket_path: Path | str) -> TableClient:
+        reader, writer = await asyncio.open_unix_connection(
+            str(socket_path), limit=MAX_SERVER_FRAME
+        )
+        return cls(reader, writer)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        self.writer.write(frame(message))
+        await self.writer.drain()
+
+    async def receive(self, timeout: float | None = None) -> dict[str, Any] | None:
+        """The next frame from the table (None when it closed the connection)."""
+        return await asyncio.wait_for(read_frame(self.reader, MAX_SERVER_FRAME), timeout)
+
+    async def intent(self, action: str, version: int | None = None) -> None:
+        await self.send({"type": "intent", "action": action, "version": version})
+
+    async def close(self) -> None:
+        self.writer.close()
+        with contextlib.suppress(ConnectionError):
+            await self.writer.wait_closed()
+
+
+def snapshot_of(message: dict[str, Any]) -> Snapshot:
+    """The Snapshot inside a ``snapshot`` frame."""
+    data = message["snapshot"]
+    game = data["fields"]["game"]
+    snap: Snapshot = decode(data, game)
+    return snap

@@ -1,0 +1,433 @@
+"""One shared table: one controller, driven once, for every player connected to it.
+
+The table owns the match. It asks computers (and stand-ins for players who are away),
+applies the intents players send, saves after every action before anyone is shown it,
+and sends each connection a snapshot built for that connection's seat only: a player's
+process never receives another player's cards. Spectators get the public view.
+
+A seat is ``human`` (a remote player's; ``open`` means anyone may take it) or a computer
+level. A human seat whose player is away waits ``grace`` seconds, shown to the others;
+after that a Normal computer plays it, announced, until the player comes back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from unotable.controller import Controller, Intent
+from unotable.controller.wire import encode
+from unotable.engine import EngineError
+from unotable.store.matches import MatchFile, summary_of
+
+from .protocol import QUICK_PHRASES, clean_text, frame
+
+STAND_IN_LEVEL = "normal"
+HAND_OVER_WAIT = 30.0  # seconds the finished hand stays up unless everyone is ready sooner
+CHAT_KEPT = 30  # lines a newcomer is shown
+CHAT_BURST, CHAT_PER_SECONDS = 5, 10.0  # at most this many lines per window and connection
+
+
+@dataclass
+class SeatState:
+    name: str
+    kind: str  # "human" or a computer level
+    open: bool = False  # anyone may take it (else only its holder)
+    holder: str | None = None  # who sits there: an identity, or None while free
+    code: str = field(default_factory=lambda: secrets.token_hex(3))  # the rejoin code
+    away_since: float | None = None  # the holder's connection dropped then
+    stand_in: Any = None  # the computer playing while the holder is away
+
+    @property
+    def human(self) -> bool:
+        return self.kind == "human"
+
+    def to_meta(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "open": self.open,
+            "holder": self.holder,
+            "code": self.code,
+        }
+
+
+class Connection:
+    """One player's (or spectator's) link to a table."""
+
+    def __init__(self, writer: asyncio.StreamWriter, clock: Callable[[], float]) -> None:
+        self.writer = writer
+        self.seat: int | None = None
+        self.table: Table | None = None
+        self.log_sent = 0  # how much of the log this connection has
+        self.version_sent: Any = None  # the table's position last sent
+        self.presence_sent: Any = None
+        self._clock = clock
+        self._chat_times: deque[float] = deque(maxlen=CHAT_BURST)
+        self.closed = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.closed or self.writer.is_closing():
+            self.closed = True
+            return
+        try:
+            self.writer.write(frame(message))
+        except (ConnectionError, RuntimeError):
+            self.closed = True
+
+    def may_chat(self) -> bool:
+        now = self._clock()
+        if len(self._chat_times) == CHAT_BURST and now - self._chat_times[0] < CHAT_PER_SECONDS:
+            return False
+        self._chat_times.append(now)
+        return True
+
+
+class Table:
+    def __init__(
+        self,
+        table_id: str,
+        controller: Controller,
+        seats: list[SeatState],
+        match_file: MatchFile,
+        *,
+        grace: float,
+        started: bool,
+        on_change: Callable[[Table], None],
+        clock: Callable[[], float] = time.monotonic,
+        hand_over_wait: float = HAND_OVER_WAIT,
+    ) -> None:
+        self.table_id = table_id
+        self.controller = controller
+        self.seats = seats
+        self.match_file = match_file
+        self.grace = grace
+        self.started = started
+        self.on_change = on_change  # the service rewrites the table's listing
+        self.clock = clock
+        self.hand_over_wait = hand_over_wait
+        self.connections: set[Connection] = set()
+        self.ready: set[int] = set()
+        self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
+        self.closed = False
+        self.finished = controller.over
+        self.last_activity = clock()
+        self._hand_over_since: float | None = None
+        self._wake = asyncio.Event()
+        self._save_lock = asyncio.Lock()
+        self._applied_at = time.monotonic()  # when the latest action was applied
+        self._task: asyncio.Task[None] | None = None
+
+    # -- what the lobby lists -----------------------------------------------------------
+
+    def info(self) -> dict[str, Any]:
+        c = self.controller
+        return {
+            "table": self.table_id,
+            "game": c.spec.id,
+            "options": dict(c.match.options),
+            "seats": [
+                {
+                    "name": s.name,
+                    "kind": s.kind,
+                    "open": s.open,
+                    "taken": s.holder is not None,
+                    "present": self._present(i),
+                }
+                for i, s in enumerate(self.seats)
+            ],
+            "hand": c.match.hand_number,
+            "started": self.started,
+            "over": c.over,
+            "watching": sum(1 for conn in self.connections if conn.seat is None),
+        }
+
+    def free_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.human and s.open and s.holder is None]
+
+    def _present(self, seat: int) -> bool:
+        return any(conn.seat == seat and not conn.closed for conn in self.connections)
+
+    # -- seats and connections ------------------------------------------------------------
+
+    def sit(self, conn: Connection, seat: int, identity: str | None, name: str | None) -> None:
+        """Seat ``conn`` at ``seat`` (checked by the service). A returning holder takes
+        their seat back from its stand-in."""
+        state = self.seats[seat]
+        for other in list(self.connections):  # the same seat from an older connection
+            if other.seat == seat and other is not conn:
+                other.send({"type": "closed", "reason": "you joined this seat from elsewhere"})
+                self.leave(other, quiet=True)
+                with contextlib.suppress(Exception):
+                    other.writer.close()
+        if state.holder is None:
+            state.holder = identity or f"code:{state.code}"
+            if name:
+                state.name = name
+                self.controller.seats[seat] = type(self.controller.seats[seat])(name, "human")
+            self.system(f"{state.name} sits down.")
+        elif state.stand_in is not None:
+            self.system(f"{state.name} is back; the computer stands up.")
+        state.away_since = None
+        state.stand_in = None
+        self.controller.fallbacks.pop(seat, None)
+        self._attach(conn, seat)
+        if not self.started and all(s.holder is not None for s in self.seats if s.human):
+            self.started = True
+            self.system("Everyone is seated: the match begins.")
+        self.changed()
+
+    def watch(self, conn: Connection) -> None:
+        self._attach(conn, None)
+        self.changed()
+
+    def _attach(self, conn: Connection, seat: int | None) -> None:
+        conn.table = self
+        conn.seat = seat
+        conn.log_sent = 0
+        conn.version_sent = None
+        conn.presence_sent = None
+        self.connections.add(conn)
+        conn.send({"type": "joined", "table": self.table_id, "seat": seat, **self._code(seat)})
+        for line in self.chat:
+            conn.send(line)
+
+    def _code(self, seat: int | None) -> dict[str, str]:
+        return {"code": self.seats[seat].code} if seat is not None else {}
+
+    def leave(self, conn: Connection, quiet: bool = False) -> None:
+        if conn not in self.connections:
+            return
+        self.connections.discard(conn)
+        conn.table = None
+        seat = conn.seat
+        if seat is not None and not self._present(seat) and not self.controller.over:
+            self.seats[seat].away_since = self.clock()
+            if not quiet:
+                self.system(f"{self.seats[seat].name} left; their seat waits for them.")
+        self.changed()
+
+    def start(self, conn: Connection) -> str | None:
+        """The creator starts before every open seat is taken; computers sit in for them."""
+        if self.started:
+            return "the match has already begun"
+        if conn.seat != 0:
+            return "only the table's creator may start it"
+        self.started = True
+        for seat in self.free_seats():
+            self.seats[seat].away_since = self.clock() - self.grace  # a computer, at once
+        self.system("The match begins; computers play the empty seats until someone sits.")
+        self.changed()
+        return None
+
+    # -- what players send ----------------------------------------------------------------
+
+    async def intent(self, conn: Connection, action: Any, version: Any) -> None:
+        seat = conn.seat
+        if seat is None:
+            conn.send({"type": "refused", "reason": "spectators watch; they do not play"})
+            return
+        if not self.started:
+            conn.send({"type": "refused", "reason": "the match has not begun"})
+            return
+        if not isinstance(action, str) or not (version is None or isinstance(version, int)):
+            conn.send({"type": "refused", "reason": "an intent names an action and a version"})
+            return
+        try:
+            self.controller.submit(Intent(seat, action[:40], version))
+        except EngineError as error:
+            conn.send({"type": "refused", "reason": str(error)})
+            return
+        self.last_activity = self.clock()
+        await self._after_action()
+
+    def mark_ready(self, conn: Connection) -> None:
+        if conn.seat is not None and self.controller.hand_over:
+            self.ready.add(conn.seat)
+            self._wake.set()
+
+    def say(self, conn: Connection, text: Any = None, quick: Any = None) -> None:
+        if isinstance(quick, int) and 0 <= quick < len(QUICK_PHRASES):
+            line = QUICK_PHRASES[quick]
+        else:
+            line = clean_text(text)
+        if not line:
+            return
+        if not conn.may_chat():
+            conn.send({"type": "refused", "reason": "slow down: a few chat lines at a time"})
+            return
+        who = self.seats[conn.seat].name if conn.seat is not None else "a spectator"
+        self._post({"type": "chat", "from": who, "text": line})
+
+    def system(self, text: str) -> None:
+        self._post({"type": "chat", "from": None, "text": text})
+
+    def _post(self, message: dict[str, Any]) -> None:
+        self.chat.append(message)
+        for conn in list(self.connections):
+            conn.send(message)
+
+    # -- the driver -----------------------------------------------------------------------
+
+    def run(self) -> asyncio.Task[None]:
+        if self._task is None:
+            self._task = asyncio.create_task(self._drive(), name=f"table {self.table_id}")
+        return self._task
+
+    async def close(self) -> None:
+        self.closed = True
+        self._wake.set()
+        if self._task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for conn in list(self.connections):
+            conn.send({"type": "closed", "reason": "the table is closing"})
+        self.match_file.close()
+
+    def changed(self) -> None:
+        self._wake.set()
+        self.broadcast()
+        self.on_change(self)
+
+    async def _drive(self) -> None:
+        c = self.controller
+        while not self.closed:
+            self._wake.clear()
+            self._stand_ins()
+            acted = False
+            if self.started and not c.over:
+                acted = await self._one_step()
+            if acted:
+                await self._after_action()
+                continue
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self._next_wakeup())
+
+    async def _one_step(self) -> bool:
+        c = self.controller
+        now = self.clock()
+        if c.hand_over:
+            if self._hand_over_since is None:
+                self._hand_over_since = now
+            humans = {i for i, s in enumerate(self.seats) if s.human and self._present(i)}
+            if humans <= self.ready or now >= self._hand_over_since + self.hand_over_wait:
+                self.ready.clear()
+                self._hand_over_since = None
+                c.next_hand()
+                return True
+            return False
+        turn = c.turn()
+        if turn.human and turn.seat is not None:
+            state = self.seats[turn.seat]
+            if state.stand_in is not None:
+                view = c.view(turn.seat)
+                action = await asyncio.to_thread(state.stand_in.choose, view)
+                if c.turn() == turn and action in c.legal(turn.seat):
+                    c.submit(Intent(turn.seat, str(action)))
+                    return True
+                return False
+        ask = c.due_ask()
+        if ask is None:
+            return False
+        if ask.kind == "react":
+            c.perform(ask)
+            return True
+        request = c.request_for(ask)
+        action = await asyncio.to_thread(c.think, request)
+        return bool(c.deliver(request, action))
+
+    def _stand_ins(self) -> None:
+        """Seats whose player has been away longer than the grace get a computer."""
+        now = self.clock()
+        for seat, state in enumerate(self.seats):
+            if state.away_since is None or state.stand_in is not None:
+                continue
+            if now - state.away_since >= self.grace and self.started:
+                from unotable.ai import make_player
+
+                state.stand_in = make_player(
+                    STAND_IN_LEVEL, self.controller.spec.id, secrets.randbits(63)
+                )
+                self.controller.fallbacks[seat] = STAND_IN_LEVEL
+                self.system(f"A Normal computer plays for {state.name} until they return.")
+                self.changed()
+
+    def _next_wakeup(self) -> float | None:
+        """Seconds until something is due: a computer's move, a grace running out, the
+        finished hand's wait."""
+        now = self.clock()
+        moments = []
+        due = self.controller.next_due()
+        if due is not None:
+            moments.append(due - self.controller.clock.now() + now)
+        for state in self.seats:
+            if state.away_since is not None and state.stand_in is None:
+                moments.append(state.away_since + self.grace)
+        if self._hand_over_since is not None:
+            moments.append(self._hand_over_since + self.hand_over_wait)
+        if self.controller.hand_over and self._hand_over_since is None:
+            moments.append(now)
+        return max(0.0, min(moments) - now) if moments else None
+
+    async def _after_action(self) -> None:
+        """Save, then show: nobody ever sees an action that is not on disk."""
+        self._applied_at = time.monotonic()
+        c = self.controller
+        async with self._save_lock:
+            record = c.to_record()
+            if record.finished and not self.finished:
+                self.finished = True
+                await asyncio.to_thread(self.match_file.finish, record, c.match)
+            elif not record.finished:
+                await asyncio.to_thread(self.match_file.save, record, summary_of(c.match))
+        self.last_activity = self.clock()
+        self.changed()
+
+    # -- what each connection is shown ----------------------------------------------------
+
+    def presence(self) -> list[dict[str, Any]]:
+        now = self.clock()
+        result = []
+        for i, s in enumerate(self.seats):
+            away = None
+            if s.away_since is not None and s.stand_in is None:
+                away = max(0.0, round(s.away_since + self.grace - now, 1))
+            result.append(
+                {
+                    "name": s.name,
+                    "kind": s.kind,
+                    "open": s.open,
+                    "taken": s.holder is not None,
+                    "present": self._present(i),
+                    "back_within": away,
+                    "stand_in": s.stand_in is not None,
+                }
+            )
+        return result
+
+    def broadcast(self) -> None:
+        c = self.controller
+        position = (c.version, len(c.match.log), c.match.hand_number, c.hand_over, c.over)
+        presence = self.presence()
+        for conn in list(self.connections):
+            if conn.closed or (conn.version_sent == position and conn.presence_sent == presence):
+                continue
+            snap = c.snapshot(conn.seat, since=conn.log_sent)
+            conn.send(
+                {
+                    "type": "snapshot",
+                    "started": self.started,
+                    "presence": presence,
+                    "snapshot": encode(snap),
+                    "applied": self._applied_at,  # monotonic: how fresh it is (benchmarks)
+                }
+            )
+            conn.log_sent = snap.log_length
+            conn.version_sent = position
+            conn.presence_sent = presence

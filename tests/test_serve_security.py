@@ -321,12 +321,17 @@ async def test_saves_belong_to_the_key_and_the_child_env_is_allow_listed(
     # Only a login without a key is told that names are not identities.
     assert "notice -\r\n" in seen["key"]
     assert "notice Served without keys" in seen["password"]
-    for output in seen.values():
-        names = set(output.split("names ")[1].split("\r\n")[0].split(","))
+    names = {}
+    for how, output in seen.items():
+        names[how] = set(output.split("names ")[1].split("\r\n")[0].split(","))
         allowed = {*SERVER_ENV_ALLOWED, "TERM", "HOME", "UNOTABLE_SERVED", "LC_CTYPE"}
-        allowed |= {"UNOTABLE_SERVED_NOTICE"}
-        assert names <= allowed, names - allowed
+        allowed |= {"UNOTABLE_SERVED_NOTICE", "UNOTABLE_TABLES", "UNOTABLE_PLAYER"}
+        allowed |= {"UNOTABLE_IDENTITY"}
+        assert names[how] <= allowed, names[how] - allowed
         assert "AWS_SECRET_ACCESS_KEY" not in output
+        assert {"UNOTABLE_TABLES", "UNOTABLE_PLAYER"} <= names[how]  # shared tables
+    # only a key is an identity at a shared table; a password login rejoins with a code
+    assert "UNOTABLE_IDENTITY" in names["key"] and "UNOTABLE_IDENTITY" not in names["password"]
 
 
 def test_child_env_keeps_only_allowed_server_names() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 from collections.abc import Iterable
@@ -12,6 +13,8 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.filter import Monochrome, NoColor
 from textual.screen import Screen
+
+from unotable.tables import IDENTITY_ENV, PLAYER_ENV, TABLES_ENV
 
 from .prefs import Prefs, load_prefs, save_prefs
 
@@ -63,6 +66,12 @@ class UnoTableApp(App[None]):
         self.first_frame_shown = False
         self.served = os.environ.get(SERVED_ENV) == "1"
         self.session_tag = _session_tag() if self.served else None
+        # shared tables: the server's table service, and who this player is to it
+        self.tables_socket = os.environ.get(TABLES_ENV) if self.served else None
+        self.player_identity = os.environ.get(IDENTITY_ENV) or None
+        self.player_name = os.environ.get(PLAYER_ENV) or None
+        self._shared_pump: Any = None
+        self.shared_codes: dict[str, str] = {}  # table -> this player's rejoin code there
         if self.served and (served_notice := os.environ.get(SERVED_NOTICE_ENV)):
             self.notices.append(served_notice)
         self.saved: Any = None  # the store's SavedList, once looked at
@@ -328,6 +337,16 @@ class UnoTableApp(App[None]):
         if self.use_store and self.save_problem is not None:
             self.notify(self.save_problem_text(), severity="warning", timeout=8)
         self.push_screen(TableScreen(controller))
+
+    def start_shared(self, remote: Any) -> None:
+        """Sit at a shared table: the screen draws what the table sends this seat."""
+        from .screens.table import TableScreen
+
+        self.release_match()
+        screen = TableScreen(remote)
+        remote.on_update = screen.remote_update
+        self._shared_pump = asyncio.ensure_future(remote.pump())
+        self.push_screen(screen)
 
     # -- actions --------------------------------------------------------------------------
 

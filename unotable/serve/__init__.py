@@ -131,6 +131,27 @@ def configure(parser: argparse.ArgumentParser) -> None:
         f"(default {DEFAULT_MAX_SESSIONS})",
     )
     ssh.add_argument(
+        "--max-tables",
+        type=_positive_int,
+        default=10,
+        metavar="N",
+        help="shared tables at once, where players sit together from their own terminals "
+        "(default 10)",
+    )
+    ssh.add_argument(
+        "--rejoin-grace",
+        type=_seconds,
+        default=120.0,
+        metavar="SECONDS",
+        help="how long a dropped player's seat at a shared table waits for them before a "
+        "computer plays it (default 120)",
+    )
+    ssh.add_argument(
+        "--no-shared-tables",
+        action="store_true",
+        help="every connection plays alone (no Shared tables in the lobby)",
+    )
+    ssh.add_argument(
         "--idle-timeout",
         type=_minutes,
         default=DEFAULT_IDLE_MINUTES,
@@ -293,6 +314,9 @@ def _run_ssh(args: argparse.Namespace, data_dir: Path | None) -> int:
         max_unauthenticated_per_address=args.max_unauthenticated_per_address,
         sessionless_timeout=args.sessionless_timeout,
         shutdown_grace=args.shutdown_grace,
+        shared_tables=not args.no_shared_tables,
+        max_tables=args.max_tables,
+        rejoin_grace=args.rejoin_grace,
     )
     return asyncio.run(serve_forever(settings))
 

@@ -24,7 +24,9 @@ import asyncssh
 from unotable.serve import WILDCARD_HOSTS, ServeError, is_loopback
 from unotable.serve.child import TERMINAL_RESET, PtyChild, app_argv, child_env
 from unotable.serve.limits import GuessPenalty, LoginGate, QuietLog
-from unotable.serve.paths import user_data_dir
+from unotable.serve.paths import safe_name, user_data_dir
+from unotable.tables import IDENTITY_ENV, PLAYER_ENV, TABLES_ENV
+from unotable.tables.service import TableService, open_shared_tables
 
 log = logging.getLogger("unotable.serve")
 
@@ -62,6 +64,10 @@ class SshSettings:
     max_unauthenticated_per_address: int = 10
     sessionless_timeout: float = 60.0  # a logged-in connection with no table is closed
     shutdown_grace: float = 3.0  # for a client to close its channel at shutdown
+    # Shared tables (docs/tables.md): players at one table from their own terminals.
+    shared_tables: bool = True
+    max_tables: int = 10
+    rejoin_grace: float = 120.0  # seconds a dropped player's seat waits before a computer
     # The command for one player's table, given their data dir (tests swap in a stub).
     app_argv: Callable[[Path], list[str]] = field(default=app_argv)
 
@@ -356,6 +362,8 @@ class SshTable:
         self.password_checks = 0  # passwords actually compared (for tests and figures)
         self._stopping = asyncio.Event()
         self._server: asyncssh.SSHAcceptor | None = None
+        self.tables: TableService | None = None  # None: none, or another server's
+        self.tables_socket: Path | None = None
 
     @property
     def port(self) -> int:
@@ -375,6 +383,10 @@ class SshTable:
 
     async def start(self) -> None:
         s = self.settings
+        if s.shared_tables:
+            self.tables, self.tables_socket = await open_shared_tables(
+                s.data_dir, max_tables=s.max_tables, grace=s.rejoin_grace
+            )
         self._server = await asyncssh.create_server(
             lambda: _Connection(self),
             s.host,
@@ -407,6 +419,8 @@ class SshTable:
             await asyncio.wait(closing, timeout=2)
         if self._server is not None:
             await self._server.wait_closed()
+        if self.tables is not None:
+            await self.tables.stop()
 
     def _players(self, asking: _Connection) -> int:
         """Tables open, plus logged-in connections holding a place without one (ssh -N)."""
@@ -468,6 +482,11 @@ class SshTable:
             home=data_dir,
             notice=None if connection.key_fingerprint else SHARED_NAME_NOTICE,
         )
+        if self.tables_socket is not None:
+            env[TABLES_ENV] = str(self.tables_socket)
+            env[PLAYER_ENV] = safe_name(user)[:16]
+            if connection.key_fingerprint:  # a key is an identity; a name alone is not
+                env[IDENTITY_ENV] = "key:" + connection.key_fingerprint
         child = await PtyChild.spawn(
             self.settings.app_argv(data_dir), env, cols, rows, xpixels, ypixels, cwd=data_dir
         )

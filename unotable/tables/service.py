@@ -353,3 +353,21 @@ class TableService:
 def _identity(message: dict[str, Any]) -> str | None:
     identity = message.get("identity")
     return identity[:200] if isinstance(identity, str) and identity else None
+
+
+async def open_shared_tables(data_dir: Path, **settings: Any) -> tuple[TableService | None, Path]:
+    """The shared tables for a server on ``data_dir``: started here, or, when another server
+    on the same data dir runs them already (its socket answers), that one's. Returns the
+    service started (None if borrowed) and the socket players connect to."""
+    service = TableService(data_dir, **settings)
+    path = service.socket_path
+    if path.exists():
+        try:
+            _, writer = await asyncio.open_unix_connection(str(path))
+        except OSError:
+            pass  # left by a server that is gone
+        else:
+            writer.close()
+            return None, path
+    await service.start()
+    return service, path

@@ -51,6 +51,7 @@ class LobbyScreen(Screen[None]):
         Binding("s", "start", "Start"),
         Binding("c", "continue", "Continue"),
         Binding("m", "saved_matches", "Saved"),
+        Binding("j", "shared_tables", "Shared tables"),
         Binding("o", "settings", "Settings"),
         Binding("t", "stats", "Stats"),
         Binding("f1", "rules", "Rules"),
@@ -469,10 +470,35 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(KeysScreen())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        app: Any = self.app
         if action in ("continue", "saved_matches"):
-            app: Any = self.app
             return app.has_saved()
+        if action == "shared_tables":
+            return app.tables_socket is not None
         return True
+
+    def action_shared_tables(self) -> None:
+        """The server's shared tables; a new one takes this lobby's game, options and seats
+        (the first seat is this player's, other human seats are open to anyone)."""
+        from unotable.engine.errors import OptionError
+
+        from .shared import SharedTablesScreen
+
+        app: Any = self.app
+        if not self.filled or app.tables_socket is None:
+            return
+        try:
+            options = self.options()
+        except OptionError as error:
+            self._message(str(error), error=True)
+            return
+        seats = [
+            {"name": s.name, "kind": s.kind, "open": i > 0 and s.is_human}
+            for i, s in enumerate(self.seats())
+        ]
+        seats[0] = {"name": app.player_name or seats[0]["name"], "kind": "human"}
+        setup = {"game": self.game_id, "options": options, "seats": seats}
+        self.app.push_screen(SharedTablesScreen(app.tables_socket, setup))
 
     def action_quit_app(self) -> None:
         self.app.exit()

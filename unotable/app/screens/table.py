@@ -55,12 +55,15 @@ class TableScreen(Screen[None]):
         Binding("f1", "rules", "Rules", show=False),
         Binding("o", "settings", "Settings", show=False),
         Binding("q", "request_quit", "Quit"),
+        Binding("m", "chat", "Chat"),
         *[Binding(key, f"pick({i})", show=False) for i, key in enumerate(NUMBER_KEYS)],
     ]
 
     def __init__(self, controller: Controller) -> None:
         super().__init__(classes="table")
         self.controller = controller
+        # a seat at a server's shared table (a RemoteTable): it drives nothing itself
+        self.shared = bool(getattr(controller, "shared", False))
         self.game_id = controller.game_id
         self.sort_by = "suit"
         self.uno_marked = False
@@ -97,6 +100,11 @@ class TableScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#log", RichLog).border_title = "Log"
         self.query_one("#seats").border_title = "Seats"
+        code = getattr(self.controller, "code", None)
+        if self.shared and code:  # what a player needs to sit down again from elsewhere
+            self.query_one("#seats").border_subtitle = f"rejoin code {code}"
+        if self.shared:  # a countdown while a player is away
+            self.set_interval(1.0, self._tick_shared)
         self.query_one(TrackerPanel).border_title = "Tracker"
         self.query_one(TrackerPanel).display = False
         wide = self.app.size.width >= 120
@@ -114,6 +122,8 @@ class TableScreen(Screen[None]):
         return [s.name for s in self.snap.seats]
 
     def kinds(self) -> list[str]:
+        if self.shared:
+            return self.controller.seat_labels() or [s.label for s in self.snap.seats]
         return [s.label for s in self.snap.seats]
 
     def acting_human(self) -> int | None:
@@ -159,7 +169,8 @@ class TableScreen(Screen[None]):
                 legal_cards = {a.card for a in snap.actions if a.kind == "play"}
                 playable = {i for i, card in enumerate(ordered) if card in legal_cards}
             hand.show(ordered, playable, cards)
-            owner = "Your hand" if names[viewer] == "You" else f"{names[viewer]}'s hand"
+            mine = names[viewer] == "You" or self.shared  # a shared table: one player's screen
+            owner = "Your hand" if mine else f"{names[viewer]}'s hand"
             box.border_title = f"{owner} ({len(ordered)} cards)"
         self.query_one("#status", Static).update(self.status_text())
         self._update_log(snap)
@@ -214,6 +225,8 @@ class TableScreen(Screen[None]):
             if self._hint is not None and self._hint[0] == snap.version:
                 text.append(f"Hint: {self._hint[1]}\n", style="italic")
             text.append(prompts.status_for(snap, self.card_style, self.uno_marked))
+        elif self.shared:
+            text.append(self.controller.waiting_words(seat))
         elif snap.waiting_human:
             text.append(f"Waiting for {names[seat]} to take the keyboard.")
         else:
@@ -394,7 +407,10 @@ class TableScreen(Screen[None]):
         if action == "last_trick":
             return self.card_style.has_tricks
         if action == "skip_ahead":
-            return not snap.over and not snap.hand_over and not snap.waiting_human
+            busy = snap.over or snap.hand_over or snap.waiting_human
+            return not self.shared and not busy
+        if action == "chat":
+            return self.shared
         if action == "undo":
             return self.controller.undo_refused() is None
         if action == "hint":
@@ -599,6 +615,8 @@ class TableScreen(Screen[None]):
 
     def _leave(self, where: str | None) -> None:
         self._leaving = True
+        if self.shared:
+            self.run_worker(self.controller.leave(), group="leave")
         if self._timer is not None:
             self._timer.stop()
         self.workers.cancel_group(self, "think")
@@ -657,7 +675,7 @@ class TableScreen(Screen[None]):
             self.recent = []
             self.after_action()
             return
-        if answer == "again":
+        if answer == "again" and not self.shared:
             seats = list(c.seats)
             fresh = Controller(
                 c.game_id, seats, dict(c.match.options), None, clock=c.clock, speed=c.pace.speed
@@ -667,6 +685,43 @@ class TableScreen(Screen[None]):
             self._leave("quit")
         else:
             self._leave("lobby")
+
+    # -- shared tables --------------------------------------------------------------------
+
+    def remote_update(self, news: str) -> None:
+        """The shared table sent something: show it (called on the app's loop)."""
+        c: Any = self.controller
+        if self._leaving:
+            return
+        if news == "refused" and c.refusal:
+            self.error = c.refusal
+            self.refresh_table()
+            self.advance()
+        elif news == "chat" and c.chat:
+            line = c.chat[-1]
+            who = line.get("from")
+            self.notify(f"{who}: {line['text']}" if who else line["text"], timeout=6)
+        elif news == "closed":
+            self.notify(f"Shared table: {c.closed_reason}", severity="warning", timeout=10)
+        else:
+            self.error = ""
+            self.after_action()
+
+    def _tick_shared(self) -> None:
+        presence = getattr(self.controller, "presence", [])
+        if any(p.get("back_within") is not None for p in presence) and not self._leaving:
+            self.query_one("#status", Static).update(self.status_text())
+
+    def action_chat(self) -> None:
+        from .chat import ChatScreen
+
+        c: Any = self.controller
+
+        def said(line: tuple[str | None, int | None] | None) -> None:
+            if line is not None:
+                c.say(*line)
+
+        self.app.push_screen(ChatScreen(), said)
 
     # -- terminal size --------------------------------------------------------------------
 

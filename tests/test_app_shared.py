@@ -1,0 +1,120 @@
+"""A shared table in the app: the lobby's Shared tables list, creating one, playing at it
+while another client (a second terminal) sits at the same table."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_app_support import make_app, play_one, screen_text
+from test_tables import Bot, connect
+
+from unotable.app.screens.lobby import LobbyScreen
+from unotable.app.screens.shared import SharedTablesScreen
+from unotable.app.screens.table import TableScreen
+from unotable.app.widgets.hand import HandView
+from unotable.tables.service import TableService
+
+WAIT = 20.0
+
+
+async def until(pilot: Any, check: Any, what: str) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT
+    while not check():
+        assert loop.time() < deadline, what
+        await pilot.pause(0.01)
+
+
+async def test_create_a_shared_table_and_play_with_a_second_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = TableService(tmp_path, speed="instant", grace=60.0, hand_over_wait=0.0)
+    await service.start()
+    monkeypatch.setenv("UNOTABLE_SERVED", "1")
+    monkeypatch.setenv("UNOTABLE_TABLES", str(service.socket_path))
+    monkeypatch.setenv("UNOTABLE_PLAYER", "Ann")
+    setup = {
+        "game": "uno-hearts",
+        "seats": [["You", "human"], ["Bo", "human"], ["Cy", "normal"], ["Di", "normal"]],
+        "options": {},
+    }
+    app = make_app(last_setup=setup)
+    bo: Bot | None = None
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(
+                pilot,
+                lambda: isinstance(app.screen, LobbyScreen) and app.screen.filled,
+                "no lobby",
+            )
+            await pilot.press("j")
+            await until(pilot, lambda: isinstance(app.screen, SharedTablesScreen), "no list")
+            await until(pilot, lambda: "No shared table yet" in screen_text(app), "empty list")
+            await pilot.press("n")  # a new shared table from the lobby's setup
+            await until(pilot, lambda: isinstance(app.screen, TableScreen), "no table")
+            (table,) = service.tables.values()
+            assert [s.name for s in table.seats[:2]] == ["Ann", "Bo"]
+            assert table.seats[1].open and not table.started
+            await until(pilot, lambda: "Waiting for players" in screen_text(app), "no wait")
+
+            # Bo, in another terminal, finds the table in the list and sits down
+            bo = await connect(service, 2)
+            await bo.client.send({"type": "list"})
+            listed = await bo.client.receive(timeout=WAIT)
+            assert listed is not None and listed["tables"][0]["seats"][1]["open"]
+            await bo.client.send({"type": "join", "table": table.table_id, "name": "Bo"})
+            bo_plays = asyncio.ensure_future(
+                bo.until(lambda b: bool(b.snap and b.snap.hand_results))
+            )
+            await until(pilot, lambda: table.started, "the match did not begin")
+
+            # Ann plays her turns with keys; Bo's cards never reach her screen
+            screen = app.screen
+            assert isinstance(screen, TableScreen) and screen.shared
+            turns = 0
+            while not table.controller.match.hand_results:
+                await until(
+                    pilot,
+                    lambda: (
+                        screen.acting_human() is not None or table.controller.match.hand_results
+                    ),
+                    "Ann was never asked",
+                )
+                if table.controller.match.hand_results:
+                    break
+                mine = {str(c) for c in table.controller.match.view(0).hand}
+                shown = {str(c) for c in screen.query_one(HandView).cards}
+                assert shown == mine
+                bos = {str(c) for c in table.controller.match.view(1).hand}
+                assert not shown & bos
+                before = screen.snap.version
+                await play_one(pilot)
+                turns += 1
+                if app.screen is not screen:
+                    continue  # a dialog (a wild's colour): answered in the next round
+
+                def moved(before: int = before) -> bool:
+                    return screen.snap.version > before or bool(table.controller.match.hand_results)
+
+                await until(pilot, moved, "Ann's card was not played")
+            assert turns >= 10
+            await asyncio.wait_for(bo_plays, WAIT)
+            # an illegal attempt is refused with the reason, nothing sent
+            assert screen.controller.undo_refused()
+            await pilot.press("q")
+            await pilot.pause()
+            await pilot.press("2")  # back: to the list of shared tables, her seat kept
+            await until(pilot, lambda: isinstance(app.screen, SharedTablesScreen), "not back")
+            await until(pilot, lambda: table.seats[0].away_since is not None, "not away")
+            await until(pilot, lambda: "Ann" in screen_text(app), "the table is not listed")
+            # and she sits down again at her own seat (her name is her identity here: code)
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, TableScreen), "not rejoined")
+            assert table.seats[0].away_since is None and app.screen.controller.seat == 0
+    finally:
+        if bo is not None:
+            await bo.client.close()
+        await service.stop()

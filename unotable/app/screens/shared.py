@@ -1,0 +1,207 @@
+"""Shared tables (served only): the server's open tables, to join, watch or create one.
+
+The list asks the server's table service over its local socket and refreshes itself every
+two seconds. Joining or creating opens a connection that the table screen then keeps.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from unotable.tables.client import TableClient
+
+REFRESH_SECONDS = 2.0
+ANSWER_SECONDS = 10.0
+
+
+def table_line(info: dict[str, Any], titles: dict[str, str]) -> str:
+    seats = info["seats"]
+    free = sum(1 for s in seats if s["kind"] == "human" and s["open"] and not s["taken"])
+    who = ", ".join(
+        s["name"] + ("" if s["kind"] == "human" else f" ({s['kind']})")
+        for s in seats
+        if s["taken"] or s["kind"] != "human"
+    )
+    if info["over"]:
+        state = "over"
+    elif not info["started"]:
+        state = f"waiting, {free} free seat{'s' * (free != 1)}"
+    else:
+        state = f"hand {info['hand']}" + (f", {free} free" if free else "")
+    watching = f" · {info['watching']} watching" if info.get("watching") else ""
+    return f"{titles.get(info['game'], info['game'])}  [{state}]  {who}{watching}"
+
+
+class SharedTablesScreen(Screen[None]):
+    """The server's shared tables."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "join", "Join (Enter)"),
+        Binding("w", "watch", "Watch"),
+        Binding("c", "code", "Rejoin with a code"),
+        Binding("n", "create", "New shared table"),
+        Binding("escape", "back", "Back"),
+    ]
+
+    def __init__(self, socket_path: str, setup: dict[str, Any]) -> None:
+        """``setup``: the lobby's game, options and seats, for a new table."""
+        super().__init__(classes="shared-tables")
+        self.socket_path = socket_path
+        self.setup = setup
+        self.tables: list[dict[str, Any]] = []
+        self._busy = False
+
+    def compose(self) -> ComposeResult:
+        yield Static("Shared tables on this server", id="shared-title")
+        yield OptionList(id="shared-list")
+        yield Static("", id="shared-message")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+        self.run_worker(self.refresh_list(), exclusive=True, group="list")
+        self.set_interval(REFRESH_SECONDS, self._tick)
+
+    def _tick(self) -> None:
+        if not self._busy:
+            self.run_worker(self.refresh_list(), exclusive=True, group="list")
+
+    def _say(self, text: str) -> None:
+        self.query_one("#shared-message", Static).update(text)
+
+    async def refresh_list(self) -> None:
+        try:
+            client = await TableClient.connect(self.socket_path)
+        except OSError:
+            self._say("The server's shared tables are not available.")
+            return
+        try:
+            await client.send({"type": "list"})
+            answer = await client.receive(timeout=ANSWER_SECONDS)
+        except (OSError, TimeoutError, ValueError):
+            answer = None
+        finally:
+            await client.close()
+        if not answer or answer.get("type") != "tables":
+            return
+        self.tables = answer["tables"]
+        from .lobby import GAME_TITLES
+
+        listing = self.query_one(OptionList)
+        highlighted = listing.highlighted
+        listing.clear_options()
+        if not self.tables:
+            empty = "No shared table yet: N creates one from your setup in the lobby."
+            listing.add_option(Option(empty, disabled=True))
+            return
+        listing.add_options(
+            [Option(table_line(t, dict(GAME_TITLES)), id=t["table"]) for t in self.tables]
+        )
+        listing.highlighted = min(highlighted or 0, len(self.tables) - 1)
+
+    def _chosen(self) -> str | None:
+        listing = self.query_one(OptionList)
+        if listing.highlighted is None or not self.tables:
+            return None
+        option = listing.get_option_at_index(listing.highlighted)
+        return option.id
+
+    @on(OptionList.OptionSelected)
+    def _selected(self) -> None:
+        self.action_join()
+
+    def action_join(self) -> None:
+        table = self._chosen()
+        if table is not None:
+            app: Any = self.app
+            code = app.shared_codes.get(table)  # this player's seat there, from before
+            self._open({"type": "join", "table": table, "code": code})
+
+    def action_code(self) -> None:
+        """Sit down again at your seat with the code the table showed you (when you did not
+        log in with a key, the code is what proves the seat is yours)."""
+        table = self._chosen()
+        if table is None:
+            return
+
+        def entered(code: str | None) -> None:
+            if code:
+                self._open({"type": "join", "table": table, "code": code.strip().lower()})
+
+        self.app.push_screen(CodeScreen(), entered)
+
+    def action_watch(self) -> None:
+        table = self._chosen()
+        if table is not None:
+            self._open({"type": "watch", "table": table})
+
+    def action_create(self) -> None:
+        self._open({"type": "create", **self.setup})
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def _open(self, message: dict[str, Any]) -> None:
+        if self._busy:
+            return
+        self._busy = True
+        self.run_worker(self._connect(message), group="open")
+
+    async def _connect(self, message: dict[str, Any]) -> None:
+        app: Any = self.app
+        message = {**message, "identity": app.player_identity, "name": app.player_name}
+        client: TableClient | None = None
+        try:
+            client = await TableClient.connect(self.socket_path)
+            await client.send(message)
+            joined = None
+            while True:
+                answer = await client.receive(timeout=ANSWER_SECONDS)
+                if answer is None or answer["type"] in ("refused", "closed"):
+                    self._say(f"Not possible: {answer['reason'] if answer else 'no answer'}")
+                    await client.close()
+                    return
+                if answer["type"] == "joined":
+                    joined = answer
+                elif answer["type"] == "snapshot" and joined is not None:
+                    break
+        except (OSError, TimeoutError, ValueError) as error:
+            self._say(f"The table did not answer ({error or 'timed out'}).")
+            if client is not None:
+                with contextlib.suppress(Exception):
+                    await client.close()
+            return
+        finally:
+            self._busy = False
+        from unotable.tables.remote import RemoteTable
+
+        if joined.get("code"):
+            app.shared_codes[joined["table"]] = joined["code"]
+        app.start_shared(RemoteTable(client, joined, answer))
+
+
+class CodeScreen(ModalScreen[str | None]):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Back")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("Your seat's rejoin code", classes="dialog-title")
+            yield Input(placeholder="six letters and digits, as the table showed", max_length=12)
+            yield Static("Enter sits you down; Esc goes back", classes="dialog-hint")
+        yield Footer()
+
+    @on(Input.Submitted)
+    def _entered(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -27,6 +27,8 @@ from urllib.parse import urlsplit
 from unotable.serve import WILDCARD_HOSTS, is_loopback
 from unotable.serve.child import SESSION_ENV, app_argv, child_env, clamp_size
 from unotable.serve.paths import web_data_dir
+from unotable.tables import IDENTITY_ENV, PLAYER_ENV, TABLES_ENV
+from unotable.tables.service import open_shared_tables
 
 log = logging.getLogger("unotable.serve")
 
@@ -120,6 +122,7 @@ def make_server(
     url: str | None,
     shutdown_grace: float = 3.0,
     argv: Callable[[Path], list[str]] = app_argv,
+    shared_tables: bool = True,
 ) -> Any:
     import jinja2
     from aiohttp import web
@@ -127,6 +130,8 @@ def make_server(
     from textual_serve.server import Server
 
     tables_dir = web_data_dir(data_dir)
+    # the shared tables, started with the server (or another server's on this data dir)
+    shared: dict[str, Any] = {"service": None, "socket": None}
 
     class Table(AppService):
         """One tab's app: its own process group, allow-listed environment, clamped size."""
@@ -138,6 +143,10 @@ def make_server(
             env.pop("TERM")
             if self.session is not None:
                 env[SESSION_ENV] = self.session
+                env[IDENTITY_ENV] = "web:" + self.session  # the tab sits down again
+                env[PLAYER_ENV] = "guest-" + self.session[:4]
+            if shared["socket"] is not None:
+                env[TABLES_ENV] = str(shared["socket"])
             env.update(
                 TEXTUAL_DRIVER="textual.drivers.web_driver:WebDriver",
                 TEXTUAL_FPS="60",
@@ -278,12 +287,19 @@ def make_server(
                     await table.stop()
             return websocket
 
+        async def on_startup(self, app: web.Application) -> None:
+            await super().on_startup(app)
+            if shared_tables:
+                shared["service"], shared["socket"] = await open_shared_tables(data_dir)
+
         async def on_shutdown(self, app: web.Application) -> None:
             # textual-serve answers a cancelled tab by telling its app to quit.
             for tab in list(self._tabs):
                 tab.cancel()
             if self._tabs:
                 await asyncio.wait(set(self._tabs), timeout=shutdown_grace + 2)
+            if shared["service"] is not None:
+                await shared["service"].stop()
 
     return TableServer(
         " ".join(argv(tables_dir)),

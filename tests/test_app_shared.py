@@ -118,3 +118,27 @@ async def test_create_a_shared_table_and_play_with_a_second_terminal(
         if bo is not None:
             await bo.client.close()
         await service.stop()
+
+
+async def test_a_table_with_no_seat_for_others_is_not_created(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = TableService(tmp_path, speed="instant")
+    await service.start()
+    monkeypatch.setenv("UNOTABLE_SERVED", "1")
+    monkeypatch.setenv("UNOTABLE_TABLES", str(service.socket_path))
+    app = make_app()  # the default lobby: one human, three computers
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(
+                pilot,
+                lambda: isinstance(app.screen, LobbyScreen) and app.screen.filled,
+                "no lobby",
+            )
+            await pilot.press("j")
+            await until(pilot, lambda: isinstance(app.screen, SharedTablesScreen), "no list")
+            await pilot.press("n")
+            await until(pilot, lambda: "nobody could join" in screen_text(app), "no reason")
+            assert not service.tables
+    finally:
+        await service.stop()

@@ -145,6 +145,12 @@ class SharedTablesScreen(Screen[None]):
             self._open({"type": "watch", "table": table})
 
     def action_create(self) -> None:
+        if not any(seat.get("open") for seat in self.setup["seats"]):
+            self._say(
+                "Your lobby setup has no other Human seat, so nobody could join. Back in the "
+                "lobby (Esc), set the seats your friends take to Human, then N here."
+            )
+            return
         self._open({"type": "create", **self.setup})
 
     def action_back(self) -> None:

@@ -98,9 +98,9 @@ async def test_page_and_app_over_websocket(tmp_path: Path) -> None:
                     assert message.type == aiohttp.WSMsgType.BINARY, message
                     screen += message.data
                 assert (tmp_path / "web").is_dir()
-                # a key (as a browser's first event would) brings the lobby's footer, with
-                # the key for the server's shared tables
-                await websocket.send_json(["stdin", "\x1b[B"])
+                # the page's terminal takes the focus (the browser says so): the app, no
+                # longer blurred, draws the lobby's footer with the shared tables' key
+                await websocket.send_json(["focus"])
                 more = bytearray()
                 await _read_until(websocket, more, "Shared tables")
 

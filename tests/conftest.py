@@ -46,6 +46,7 @@ def deal() -> Callable[..., Any]:
 # The longest tests start first, so the xdist workers end together instead of one of them
 # running a long test alone at the end.
 LONG_FIRST = (
+    "test_shared_ssh.py",
     "test_app_hotseat.py",
     "test_app_play.py",
     "test_uno_hearts_props.py",

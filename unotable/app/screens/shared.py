@@ -93,6 +93,8 @@ class SharedTablesScreen(Screen[None]):
             await client.close()
         if not answer or answer.get("type") != "tables":
             return
+        if answer["tables"] == self.tables and self.query_one(OptionList).option_count:
+            return  # nothing changed: keep the list (and the highlight) as it is
         self.tables = answer["tables"]
         from .lobby import GAME_TITLES
 

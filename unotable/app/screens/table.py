@@ -29,6 +29,7 @@ from ..widgets.center import CenterPanel
 from ..widgets.hand import NUMBER_KEYS, HandView
 from ..widgets.seats import SeatsPanel
 from ..widgets.tracker import TrackerPanel
+from ..words import plural
 from . import prompts
 from .common import TooSmall, screen_too_small
 
@@ -171,7 +172,7 @@ class TableScreen(Screen[None]):
             hand.show(ordered, playable, cards)
             mine = names[viewer] == "You" or self.shared  # a shared table: one player's screen
             owner = "Your hand" if mine else f"{names[viewer]}'s hand"
-            box.border_title = f"{owner} ({len(ordered)} cards)"
+            box.border_title = f"{owner} ({plural(len(ordered), 'card')})"
         self.query_one("#status", Static).update(self.status_text())
         self._update_log(snap)
         self.query_one(TrackerPanel).show(snap, names, cards)

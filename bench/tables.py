@@ -94,6 +94,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     assert server.stdout is not None
     await server.stdout.readline()
     socket_path = data / "tables" / "tables.sock"
+    rss_empty_kib = _rss_kib(server.pid)
     latencies: list[float] = []
     players: list[Player] = []
     think = args.think_ms / 1000
@@ -117,10 +118,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     started = time.monotonic()
     await asyncio.gather(*(p.run(started + args.seconds) for p in players))
     elapsed = time.monotonic() - started
-    rss_kib = 0
-    for line in Path(f"/proc/{server.pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            rss_kib = int(line.split()[1])
+    rss_kib = _rss_kib(server.pid)
     for player in players:
         await player.client.close()
     server.terminate()
@@ -147,7 +145,16 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             "mean": round(statistics.fmean(ordered) * 1000, 1),
         },
         "server_rss_mib": round(rss_kib / 1024, 1),
+        "server_rss_empty_mib": round(rss_empty_kib / 1024, 1),
+        "per_table_kib": round((rss_kib - rss_empty_kib) / args.tables),
     }
+
+
+def _rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
 
 
 def main() -> int:
@@ -170,7 +177,8 @@ def main() -> int:
             f"{result['game']}, {result['seconds']} s: {result['frames']} frames "
             f"({result['frames_per_s']}/s); update latency p50 {lat['p50']} ms, "
             f"p95 {lat['p95']} ms, p99 {lat['p99']} ms, max {lat['max']} ms; "
-            f"server RSS {result['server_rss_mib']} MiB"
+            f"server RSS {result['server_rss_mib']} MiB ({result['server_rss_empty_mib']} MiB "
+            f"with no table, {result['per_table_kib']} KiB a table)"
         )
     return 0
 

@@ -351,3 +351,40 @@ async def test_a_killed_server_reopens_its_tables_at_the_last_action(tmp_path: P
     finally:
         server.send_signal(signal.SIGTERM)
         await asyncio.wait_for(server.wait(), WAIT)
+
+
+async def test_an_idle_table_closes_and_its_save_reopens_it(tmp_path: Path) -> None:
+    now = [0.0]
+    service = TableService(tmp_path, speed="instant", idle_close=60.0, clock=lambda: now[0])
+    await service.start()
+    try:
+        ann = await connect(service, 1)
+        seats = [{"name": "Ann", "kind": "human"}, {"name": "Bo", "kind": "human", "open": True}]
+        await ann.client.send({"type": "create", "game": "uno", "seats": seats})
+        await ann.until(lambda b: b.snap is not None, play=False)
+        (table_id,) = service.tables
+        now[0] = 59.0
+        await service.tidy()
+        assert table_id in service.tables  # someone is there
+        await ann.client.close()
+        await until_true(lambda: not service.tables[table_id].connections)
+        await service.tidy()
+        assert table_id in service.tables  # not idle long enough
+        now[0] = 200.0
+        await service.tidy()
+        assert table_id not in service.tables  # closed; its save stays
+    finally:
+        await service.stop()
+    again = TableService(tmp_path, speed="instant")
+    await again.start()
+    try:
+        assert table_id in again.tables  # reopened from its save
+    finally:
+        await again.stop()
+
+
+async def until_true(check: Any) -> None:
+    deadline = asyncio.get_running_loop().time() + WAIT
+    while not check():
+        assert asyncio.get_running_loop().time() < deadline
+        await asyncio.sleep(0.01)

@@ -147,6 +147,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "computer plays it (default 120)",
     )
     ssh.add_argument(
+        "--table-idle-minutes",
+        type=_minutes,
+        default=30.0,
+        metavar="MINUTES",
+        help="a shared table nobody is at is closed after this long; its save stays and it "
+        "reopens when the server restarts (default 30, 0 never)",
+    )
+    ssh.add_argument(
         "--no-shared-tables",
         action="store_true",
         help="every connection plays alone (no Shared tables in the lobby)",
@@ -317,6 +325,7 @@ def _run_ssh(args: argparse.Namespace, data_dir: Path | None) -> int:
         shared_tables=not args.no_shared_tables,
         max_tables=args.max_tables,
         rejoin_grace=args.rejoin_grace,
+        table_idle=args.table_idle_minutes * 60,
     )
     return asyncio.run(serve_forever(settings))
 

@@ -69,6 +69,7 @@ class SshSettings:
     max_tables: int = 10
     rejoin_grace: float = 120.0  # seconds a dropped player's seat waits before a computer
     table_speed: str = "normal"  # how fast computers move at shared tables (tests: instant)
+    table_idle: float = 1800.0  # seconds before a shared table nobody is at is closed
     # The command for one player's table, given their data dir (tests swap in a stub).
     app_argv: Callable[[Path], list[str]] = field(default=app_argv)
 
@@ -386,7 +387,11 @@ class SshTable:
         s = self.settings
         if s.shared_tables:
             self.tables, self.tables_socket = await open_shared_tables(
-                s.data_dir, max_tables=s.max_tables, grace=s.rejoin_grace, speed=s.table_speed
+                s.data_dir,
+                max_tables=s.max_tables,
+                grace=s.rejoin_grace,
+                speed=s.table_speed,
+                idle_close=s.table_idle,
             )
         self._server = await asyncssh.create_server(
             lambda: _Connection(self),

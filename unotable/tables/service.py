@@ -26,7 +26,7 @@ from unotable.controller import Controller
 from unotable.controller.seats import SEAT_KINDS, Seat
 from unotable.engine import GAME_IDS, EngineError, get_game
 from unotable.store.files import atomic_write
-from unotable.store.matches import MatchFile, MatchGone, MatchInUse
+from unotable.store.matches import MatchFile, MatchGone, MatchInUse, summary_of
 from unotable.store.saves import SaveError
 
 from .protocol import (
@@ -188,12 +188,13 @@ class TableService:
             await self.tidy()
 
     async def tidy(self) -> None:
-        """Close tables nobody has been at for ``idle_close`` seconds (saves stay), and
-        finished tables everyone has left."""
+        """Close tables nobody has been at for ``idle_close`` seconds (0: never; saves stay),
+        and finished tables everyone has left."""
         now = self.clock()
         for table in list(self.tables.values()):
             deserted = not table.connections
-            if deserted and (table.finished or now - table.last_activity >= self.idle_close):
+            idle = self.idle_close > 0 and now - table.last_activity >= self.idle_close
+            if deserted and (table.finished or idle):
                 del self.tables[table.table_id]
                 await table.close()
                 why = "over" if table.finished else "idle"
@@ -236,6 +237,8 @@ class TableService:
             game, [Seat(s.name, s.kind) for s in seats], options, seed, speed=self.speed
         )
         match_file = MatchFile.create(self.dir)
+        # saved at once, so that a table nobody has played at yet reopens too
+        match_file.save(controller.to_record(), summary_of(controller.match))
         table_id = secrets.token_hex(4)
         while table_id in self.tables:
             table_id = secrets.token_hex(4)

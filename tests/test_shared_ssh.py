@@ -153,8 +153,7 @@ async def test_three_ssh_players_play_a_hand_at_one_table(
             for player in (bo, cy):
                 await player.until("Shared tables")
                 player.press("j")
-                await player.until("UNO Hearts")
-                await asyncio.sleep(1)
+                await player.until("UNO Hearts  [waiting")  # the table, in the list
                 player.press("\r")
                 await player.until("Your hand", check)
             assert table.started and [s.holder is not None for s in table.seats[:3]] == [1, 1, 1]
@@ -194,3 +193,80 @@ async def test_three_ssh_players_play_a_hand_at_one_table(
         finally:
             for conn in connections:
                 conn.close()
+
+
+async def test_a_player_killed_mid_turn_gets_a_computer_then_their_seat_back(
+    tmp_path: Path,
+    host_key: asyncssh.SSHKey,  # noqa: F811
+) -> None:
+    ann_key, bo_key = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(2))
+    authorized = asyncssh.import_authorized_keys(
+        "".join(k.export_public_key().decode() for k in (ann_key, bo_key))
+    )
+    fingerprint = ann_key.get_fingerprint()
+    from unotable.serve.paths import key_folder
+
+    ann_dir = tmp_path / "keys" / key_folder(fingerprint) / "ann"
+    ann_dir.mkdir(parents=True)
+    setup = {
+        "game": "uno",
+        "seats": [["ann", "human"], ["bo", "human"], ["Comp", "normal"]],
+        "options": {},
+    }
+    (ann_dir / "settings.json").write_text(json.dumps({"last_setup": setup}))
+    async with running_table(
+        host_key,
+        data_dir=tmp_path,
+        table_speed="instant",
+        rejoin_grace=1.0,
+        open_access=False,
+        authorized_keys=authorized,
+    ) as server:
+        service = server.tables
+        assert isinstance(service, TableService)
+        ann_conn = await connect(server, username="ann", client_keys=[ann_key])
+        bo_conn = await connect(server, username="bo", client_keys=[bo_key])
+        try:
+            ann = Terminal("ann", await open_table(ann_conn, term_size=(COLS, ROWS)))
+            bo = Terminal("bo", await open_table(bo_conn, term_size=(COLS, ROWS)))
+            await ann.until("Shared tables")
+            ann.press("j")
+            await ann.until("No shared table yet")
+            ann.press("n")
+            await ann.until("Waiting for players to sit down")
+            (table,) = service.tables.values()
+            await bo.until("Shared tables")
+            bo.press("j")
+            await bo.until("UNO  [waiting")
+            bo.press("\r")
+            await bo.until("Your hand")
+            assert table.started
+            # ann keeps drawing when it is her turn, until it is bo's turn; then bo's
+            # connection dies in the middle of it
+            deadline = time.monotonic() + WAIT
+            while table.controller.turn().seat != 1:
+                assert time.monotonic() < deadline, "bo's turn never came"
+                await ann.read(0.05)
+                if table.controller.turn().seat == 0 and "Your turn" in ann.text():
+                    ann.press("d")
+                    await ann.until("Waiting for")
+            version = table.controller.version
+            bo_conn.abort()
+            await ann.until("bo left; their seat waits")
+            # the grace runs out: a computer plays bo's turn, and the others see it
+            await ann.until("Comp.")
+            assert table.controller.version > version
+            assert table.controller.fallbacks.get(1) == "normal"
+            # bo logs in again with his key: Enter sits him down at his own seat
+            bo_conn = await connect(server, username="bo", client_keys=[bo_key])
+            bo = Terminal("bo", await open_table(bo_conn, term_size=(COLS, ROWS)))
+            await bo.until("Shared tables")
+            bo.press("j")
+            await bo.until("UNO  [hand 1")
+            bo.press("\r")
+            await bo.until("Your hand")
+            assert table.seats[1].stand_in is None and 1 not in table.controller.fallbacks
+            await ann.until("bo is back")
+        finally:
+            ann_conn.close()
+            bo_conn.close()

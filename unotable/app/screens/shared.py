@@ -45,7 +45,8 @@ class SharedTablesScreen(Screen[None]):
     """The server's shared tables."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j", "join", "Join (Enter)"),
+        Binding("enter", "join", "Join", priority=True),
+        Binding("j", "join", "Join", show=False),
         Binding("w", "watch", "Watch"),
         Binding("c", "code", "Rejoin with a code"),
         Binding("n", "create", "New shared table"),
@@ -111,15 +112,12 @@ class SharedTablesScreen(Screen[None]):
         listing.highlighted = min(highlighted or 0, len(self.tables) - 1)
 
     def _chosen(self) -> str | None:
+        """The highlighted table (the first, while the list has no highlight yet)."""
         listing = self.query_one(OptionList)
-        if listing.highlighted is None or not self.tables:
+        if not self.tables:
             return None
-        option = listing.get_option_at_index(listing.highlighted)
-        return option.id
-
-    @on(OptionList.OptionSelected)
-    def _selected(self) -> None:
-        self.action_join()
+        index = listing.highlighted if listing.highlighted is not None else 0
+        return str(self.tables[min(index, len(self.tables) - 1)]["table"])
 
     def action_join(self) -> None:
         table = self._chosen()

@@ -10,6 +10,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from ..core import (
+    EMPTY,
     Action,
     Event,
     GameSpec,
@@ -18,6 +19,7 @@ from ..core import (
     cards_from,
     check_viewer,
     parse_action,
+    shuffle,
 )
 from ..errors import IllegalAction, OptionError
 from .cards import (
@@ -41,6 +43,7 @@ from .cards import (
     PLAYS_UNO,
     REVERSE,
     SKIP,
+    TURN_PLAYS,
     UNO_CALL,
     WD4,
     UnoCard,
@@ -66,6 +69,29 @@ _PLAY_EVENTS: list[list[Event | None]] = [[None] * (len(_ALL_CARDS) * 10) for _ 
 _DRAW_EVENTS: list[list[Event | None]] = [[None] * len(_ALL_CARDS) for _ in range(16)]
 _ONLY: tuple[frozenset[int], ...] = tuple(frozenset({s}) for s in range(16))
 _TURN_DRAW = MappingProxyType({"reason": "turn"})
+
+
+def _per_seat(kind: str, **data: Any) -> tuple[Event, ...]:
+    """One shared event per seat for a kind that carries nothing else."""
+    shared = MappingProxyType(data) if data else EMPTY
+    return tuple(Event(kind, s, data=shared) for s in range(16))
+
+
+_SKIP_EVENTS = _per_seat("skip")
+_KEEP_EVENTS = _per_seat("keep")
+_EXPOSED_EVENTS = _per_seat("exposed")
+_UNO_EVENTS = _per_seat("uno", late=False)
+_LATE_UNO_EVENTS = _per_seat("uno", late=True)
+_REVERSE_EVENTS = {step: _per_seat("reverse", direction=step) for step in (1, -1)}
+_REASONS: dict[str, Mapping[str, Any]] = {}  # reason -> its shared data
+_PENALTY_EVENTS: dict[tuple[int, int, str], Event] = {}  # (seat, count, reason) -> event
+
+
+def _reason(reason: str) -> Mapping[str, Any]:
+    data = _REASONS.get(reason)
+    if data is None:
+        data = _REASONS[reason] = MappingProxyType({"reason": reason})
+    return data
 
 
 class UnoMatch(Match):
@@ -147,7 +173,7 @@ class UnoMatch(Match):
     def _choose_dealer(self, events: list[Event]) -> int:
         """D-28: everyone draws, highest number deals; tied players draw again."""
         deck = list(self.DECK)
-        self.rng.shuffle(deck)
+        shuffle(self.rng, deck)
         drawing = list(range(self.players))
         round_number = 1
         while True:
@@ -194,7 +220,7 @@ class UnoMatch(Match):
     def _start_hand(self, events: list[Event]) -> None:
         self._new_hand_state()
         deck = list(self.DECK)
-        self.rng.shuffle(deck)
+        shuffle(self.rng, deck)
         n = self.players
         hands = self.hands
         for _ in range(HAND_SIZE):
@@ -233,7 +259,7 @@ class UnoMatch(Match):
                 raise OptionError(f"the deal holds more {card} cards than the deck has")
             remaining.remove(card)
         if deal.get("draw_pile") is None:
-            self.rng.shuffle(remaining)
+            shuffle(self.rng, remaining)
             self.draw_pile = remaining
         else:
             pile = self._cards(deal["draw_pile"])
@@ -287,7 +313,7 @@ class UnoMatch(Match):
         self.color = card.color_index
         effect = card.effect
         if effect == SKIP:
-            events.append(Event("skip", left))
+            events.append(_SKIP_EVENTS[left])
             self.turn = (left + 1) % n
         elif effect == REVERSE:
             self.direction = -1
@@ -295,7 +321,7 @@ class UnoMatch(Match):
             self.turn = self.dealer
         elif effect == DRAW_TWO:
             self._penalty(left, 2, "draw_two", events)
-            events.append(Event("skip", left))
+            events.append(_SKIP_EVENTS[left])
             self.turn = (left + 1) % n
 
     # -- drawing --------------------------------------------------------------------
@@ -307,7 +333,7 @@ class UnoMatch(Match):
             return False
         top = discard.pop()
         pile = discard
-        self.rng.shuffle(pile)
+        shuffle(self.rng, pile)
         self.draw_pile = pile
         self.discard = [top]
         events.append(Event("reshuffle", None, count=len(pile)))
@@ -318,7 +344,7 @@ class UnoMatch(Match):
         hand = self.hands[seat]
         chunk: list[UnoCard] = []
         taken: list[UnoCard] = []
-        data = MappingProxyType({"reason": reason})
+        data = _reason(reason)
         for _ in range(count):
             if not self.draw_pile:
                 self._flush(seat, chunk, data, events)
@@ -364,7 +390,11 @@ class UnoMatch(Match):
             events.append(Event("bonus", seat, tuple(bonus), len(bonus), {}, _ONLY[seat]))
 
     def _penalty(self, seat: int, count: int, reason: str, events: list[Event]) -> None:
-        events.append(Event("penalty", seat, count=count, data={"reason": reason}))
+        key = (seat, count, reason)
+        event = _PENALTY_EVENTS.get(key)
+        if event is None:
+            event = _PENALTY_EVENTS[key] = Event("penalty", seat, count=count, data=_reason(reason))
+        events.append(event)
         self._take(seat, count, reason, events)
 
     # -- what a seat may do ----------------------------------------------------------
@@ -404,19 +434,14 @@ class UnoMatch(Match):
 
     def _turn_actions(self, seat: int, acts: list[Action]) -> None:
         hand = self.hands[seat]
-        ok = MATCH[self.discard[-1].index][self.color]
-        two = len(hand) == 2
+        plays = TURN_PLAYS[len(hand) == 2][self.discard[-1].index][self.color]
         previous = None
         for card in hand:
-            if card is previous:
-                continue
-            previous = card
-            if ok[card.index]:
-                if card is WD4 and not self.bluff_allowed and self._holds_color(hand):
-                    continue
-                acts += PLAYS[card.index]
-                if two:
-                    acts += PLAYS_UNO[card.index]
+            if card is not previous:  # a hand is sorted: equal cards sit side by side
+                previous = card
+                acts += plays[card.index]
+        if not self.bluff_allowed and WD4 in hand and self._holds_color(hand):
+            acts[:] = [a for a in acts if a.card is not WD4]
         if self.draw_pile or len(self.discard) > 1:
             acts.append(DRAW)
         elif not acts:
@@ -544,24 +569,24 @@ class UnoMatch(Match):
             self._end_hand(seat, False, events)
             return events
         if action.uno:
-            events.append(Event("uno", seat, data={"late": False}))
+            events.append(_UNO_EVENTS[seat])
         elif len(hand) == 1:
             self.exposed = seat
-            events.append(Event("exposed", seat))
+            events.append(_EXPOSED_EVENTS[seat])
         if effect == 0 or (card.is_wild and card is not WD4):
             self.turn = (seat + step) % n
         elif effect == SKIP:
             victim = (seat + step) % n
-            events.append(Event("skip", victim))
+            events.append(_SKIP_EVENTS[victim])
             self.turn = (victim + step) % n
         elif effect == REVERSE:
             step = self.direction = -step
-            events.append(Event("reverse", seat, data={"direction": step}))
+            events.append(_REVERSE_EVENTS[step][seat])
             self.turn = (seat + (2 * step if n == 2 else step)) % n
         elif effect == DRAW_TWO:
             victim = (seat + step) % n
             self._penalty(victim, 2, "draw_two", events)
-            events.append(Event("skip", victim))
+            events.append(_SKIP_EVENTS[victim])
             self.turn = (victim + step) % n
         else:  # Wild Draw Four
             victim = (seat + step) % n
@@ -574,7 +599,7 @@ class UnoMatch(Match):
                 self.turn = victim
             else:
                 self._penalty(victim, 4, "wild_draw_four", events)
-                events.append(Event("skip", victim))
+                events.append(_SKIP_EVENTS[victim])
                 self.turn = (victim + step) % n
         return events
 
@@ -630,7 +655,7 @@ class UnoMatch(Match):
         self.pending = None
         self.drawn = None
         self.turn = (seat + self.direction) % self.players
-        return [Event("keep", seat)]
+        return [_KEEP_EVENTS[seat]]
 
     def _pass(self, seat: int) -> list[Event]:
         self._check_turn(seat, None)
@@ -661,7 +686,7 @@ class UnoMatch(Match):
         if not challenge:
             events.append(Event("accept", seat, data={"target": offender}))
             self._penalty(seat, 4, "wild_draw_four", events)
-            events.append(Event("skip", seat))
+            events.append(_SKIP_EVENTS[seat])
             self.turn = (seat + step) % n
         else:
             guilty = self.wd4_guilty
@@ -674,7 +699,7 @@ class UnoMatch(Match):
                 self.turn = seat
             else:
                 self._penalty(seat, 6, "challenge", events)
-                events.append(Event("skip", seat))
+                events.append(_SKIP_EVENTS[seat])
                 self.turn = (seat + step) % n
         self.wd4_player = None
         self.wd4_hand = ()
@@ -693,7 +718,7 @@ class UnoMatch(Match):
         if self.exposed != seat:
             raise IllegalAction("you have nothing to call UNO for now")
         self.exposed = None
-        return [Event("uno", seat, data={"late": True})]
+        return [_LATE_UNO_EVENTS[seat]]
 
     def _catch(self, seat: int, action: Action) -> list[Event]:
         target = action.target

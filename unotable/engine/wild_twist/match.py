@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from itertools import chain
+from operator import attrgetter, itemgetter
+from types import MappingProxyType
 from typing import Any, Final
 
 from ..core import (
@@ -17,6 +20,7 @@ from ..core import (
     Match,
     check_seat_turn,
     parse_action,
+    shuffle,
 )
 from ..errors import IllegalAction, OptionError
 from ..tricks import (
@@ -62,6 +66,9 @@ GAME_ID: Final = "wild-twist-hearts"
 GAME_NAME: Final = "Wild Twist Hearts"
 
 _VOID_SETS: Final = void_sets(SUIT_LETTERS)
+_ONLY: Final = tuple(frozenset((seat,)) for seat in range(8))
+_entry_card = itemgetter(1)
+_card_points = attrgetter("points")
 
 ALL_BUT_HEARTS: Final = 0b1011  # void mask bits of clubs, diamonds and spades
 
@@ -129,7 +136,7 @@ class WildTwistMatch(Match):
         # each game's shuffle comes from the seed and the game number alone, so clone()
         # need not copy a random generator (the match's rng only picks the first dealer)
         deck = list(DECK)
-        random.Random(self.seed * 100 + self.hand_number + 1).shuffle(deck)
+        shuffle(random.Random(self.seed * 100 + self.hand_number + 1), deck)
         n, size = self.players, self.hand_size
         hands: list[list[Card]] = [[] for _ in range(n)]
         for i in range(n):
@@ -141,8 +148,11 @@ class WildTwistMatch(Match):
         self.hand_number += 1
         self.hands: list[list[list[Card]]] = [by_suit(hand) for hand in hands]
         self.sizes = [len(hand) for hand in hands]
-        in_play = {c for hand in hands for c in hand} | set(leftovers)
-        self.out_of_play = [c for c in DECK if c not in in_play]  # a partial deal's rest
+        if sum(self.sizes) + len(leftovers) == len(DECK):  # a full deal (no card twice)
+            self.out_of_play: list[Card] = []
+        else:
+            in_play = {c for hand in hands for c in hand} | set(leftovers)
+            self.out_of_play = [c for c in DECK if c not in in_play]  # a partial deal's rest
         self.leftovers = list(leftovers)
         self.leftovers_to: int | None = None
         self.trick: list[tuple[int, Card, str | None]] = []
@@ -160,20 +170,12 @@ class WildTwistMatch(Match):
         self.opening_declined = False
         self.forced_lead: Card | None = None
         self.opening_holder = self._holder_of(WILD_CLUB)
+        data = MappingProxyType(
+            {"dealer": self.dealer, "hand": self.hand_number, "leftovers": len(self.leftovers)}
+        )
         events = [
-            Event(
-                "deal",
-                seat=seat,
-                cards=tuple(c for suit in self.hands[seat] for c in suit),
-                count=self.sizes[seat],
-                data={
-                    "dealer": self.dealer,
-                    "hand": self.hand_number,
-                    "leftovers": len(self.leftovers),
-                },
-                private_to=frozenset((seat,)),
-            )
-            for seat in range(n)
+            Event("deal", seat, tuple(chain.from_iterable(suits)), size, data, _ONLY[seat])
+            for seat, (suits, size) in enumerate(zip(self.hands, self.sizes, strict=True))
         ]
         if self.opening_holder is not None:
             self.phase = "opening"
@@ -456,10 +458,8 @@ class WildTwistMatch(Match):
     def _finish_trick(self, events: list[Event]) -> None:
         winner = self.best_seat
         plays = tuple(self.trick)
-        cards = tuple([entry[1] for entry in plays])  # a list is faster than a generator
-        points = 0
-        for card in cards:
-            points += card.points
+        cards = tuple(map(_entry_card, plays))  # map with a getter runs at C speed
+        points = sum(map(_card_points, cards))
         self.taken[winner].extend(cards)
         self.points_visible[winner] += points
         self.tricks_won[winner] += 1

@@ -123,6 +123,11 @@ def by_suit(cards: Iterable[Card]) -> list[list[Card]]:
     return suits
 
 
+def suit_plays(suits: list[list[Card]]) -> list[list[Action]]:
+    """Per suit list of a hand, its cards' play actions in order (kept beside the hand)."""
+    return [[a for card in suit for a in card.plays] for suit in suits]
+
+
 DECLINE: Final = Action("decline")
 MOON_SELF: Final = Action("moon", choice="self")
 MOON_OTHERS: Final = Action("moon", choice="others")

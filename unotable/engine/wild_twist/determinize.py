@@ -23,6 +23,7 @@ from .cards import (
     Card,
     by_suit,
     sort_key,
+    suit_plays,
 )
 from .match import WildTwistMatch
 from .view import CompletedTrick, WildTwistView
@@ -46,6 +47,7 @@ def determinize(
     if view.phase == "over":
         match.winners = lowest_seats(view.scores)
         match.hands = [[[], [], [], []] for _ in range(n)]
+        match.plays = [[[], [], [], []] for _ in range(n)]
         return match
 
     if view.seat is None:
@@ -110,6 +112,7 @@ def determinize(
 
     hands = [by_suit(fixed[seat] + dealt[seat]) for seat in range(n)]
     match.hands = hands
+    match.plays = [suit_plays(suits) for suits in hands]
     match.leftovers = fixed[lefts] + dealt[lefts]
     if view.phase == "moon":  # the shooter is choosing: the game has been counted
         match.pending_points = list(view.hand_points_visible)

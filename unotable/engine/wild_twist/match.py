@@ -59,6 +59,7 @@ from .cards import (
     as_card,
     by_suit,
     parse_card,
+    suit_plays,
 )
 from .view import CompletedTrick, WildTwistView
 
@@ -147,6 +148,7 @@ class WildTwistMatch(Match):
         n = self.players
         self.hand_number += 1
         self.hands: list[list[list[Card]]] = [by_suit(hand) for hand in hands]
+        self.plays = [suit_plays(suits) for suits in self.hands]
         self.sizes = [len(hand) for hand in hands]
         if sum(self.sizes) + len(leftovers) == len(DECK):  # a full deal (no card twice)
             self.out_of_play: list[Card] = []
@@ -222,24 +224,23 @@ class WildTwistMatch(Match):
     def legal_actions(self, seat: int) -> list[Action]:
         if seat != self._current:
             return []
-        hand = self.hands[seat]
         if self.phase == "play":
-            trick = self.trick
-            if trick:
-                follow = hand[self.lead_suit]
+            plays = self.plays[seat]  # copied out at C speed: callers may change the list
+            if self.trick:
+                follow = plays[self.lead_suit]
                 if follow:
-                    return [a for c in follow for a in c.plays]
+                    return follow[:]
                 if self.no_points_first_trick and not self.tricks:
+                    hand = self.hands[seat]
                     safe = [a for suit in hand for c in suit if not c.points for a in c.plays]
                     if safe:
                         return safe
-                return [a for suit in hand for c in suit for a in c.plays]
+                return [*plays[CLUBS], *plays[DIAMONDS], *plays[HEARTS], *plays[SPADES]]
             if self.forced_lead is not None:
                 return [self.forced_lead.plays[0]]
-            if self.hearts_broken or not (hand[CLUBS] or hand[DIAMONDS] or hand[SPADES]):
-                return [a for suit in hand for c in suit for a in c.plays]
-            non_hearts = (hand[CLUBS], hand[DIAMONDS], hand[SPADES])
-            return [a for suit in non_hearts for c in suit for a in c.plays]
+            if self.hearts_broken or not (plays[CLUBS] or plays[DIAMONDS] or plays[SPADES]):
+                return [*plays[CLUBS], *plays[DIAMONDS], *plays[HEARTS], *plays[SPADES]]
+            return [*plays[CLUBS], *plays[DIAMONDS], *plays[SPADES]]
         if self.phase == "opening":
             lowest = self._lowest_club()
             if lowest is not None and lowest[0] == seat:
@@ -312,9 +313,12 @@ class WildTwistMatch(Match):
     # -- applying actions ----------------------------------------------------------------
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
-        kind = action.kind
-        if kind == "play" and self.phase == "play":
+        if action.kind == "play" and self.phase == "play":
             return self._play(seat, action)
+        return self._apply_other(seat, action)
+
+    def _apply_other(self, seat: int, action: Action) -> list[Event]:
+        kind = action.kind
         check_seat_turn(self, seat, self._current)
         phase = self.phase
         if phase == "opening":
@@ -365,8 +369,10 @@ class WildTwistMatch(Match):
             raise IllegalAction(f"{card!r} is not a {GAME_NAME} card")
         hand = self.hands[seat]
         suit = card.suit
-        if card not in hand[suit]:
-            raise IllegalAction(f"you do not hold {card}")
+        try:
+            position = hand[suit].index(card)
+        except ValueError:
+            raise IllegalAction(f"you do not hold {card}") from None
         declared = action.choice
         if card.wild:
             if declared == HIGH:
@@ -418,7 +424,9 @@ class WildTwistMatch(Match):
             self.leader = seat
         # checks done: change the state
         key = card.index * 2 + (declared == LOW)  # play_key, inlined
-        hand[suit].remove(card)
+        del hand[suit][position]
+        # a Wild is last in its suit, its two plays last in the suit's plays
+        del self.plays[seat][suit][position : position + 1 + card.wild]
         self.sizes[seat] -= 1
         trick.append(TRICK_ENTRIES[seat][key])
         events = [PLAY_EVENTS[seat][key]]
@@ -463,18 +471,15 @@ class WildTwistMatch(Match):
         self.taken[winner].extend(cards)
         self.points_visible[winner] += points
         self.tricks_won[winner] += 1
-        data: dict[str, Any] = {
-            "points": points,
-            "leader": plays[0][0],
-            "trick": len(self.tricks) + 1,
-        }
+        leader = plays[0][0]
+        data: dict[str, Any] = {"points": points, "leader": leader, "trick": len(self.tricks) + 1}
         if not self.tricks and self.leftovers:
             self.leftovers_to = winner
             data["leftovers"] = len(self.leftovers)
-        completed = (plays[0][0], winner, plays)
+        completed = (leader, winner, plays)
         self.tricks.append(completed)
         self.last_trick = completed
-        events.append(Event("trick_won", seat=winner, cards=cards, count=len(cards), data=data))
+        events.append(Event("trick_won", winner, cards, len(cards), data))
         self.trick = []
         self.lead_suit = -1
         self.leader = winner
@@ -542,6 +547,7 @@ class WildTwistMatch(Match):
         other.history = self.history[:]
         other.log = self.log[:]
         other.hands = [[s[:] for s in hand] for hand in self.hands]
+        other.plays = [[s[:] for s in plays] for plays in self.plays]
         other.sizes = self.sizes[:]
         other.leftovers = self.leftovers[:]
         other.trick = self.trick[:]

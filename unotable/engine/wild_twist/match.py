@@ -312,13 +312,27 @@ class WildTwistMatch(Match):
 
     # -- applying actions ----------------------------------------------------------------
 
-    def _apply(self, seat: int, action: Action) -> list[Event]:
-        if action.kind == "play" and self.phase == "play":
-            return self._play(seat, action)
-        return self._apply_other(seat, action)
+    def apply(self, seat: int, action: Action | str) -> list[Event]:
+        # the hot path, a card played by the seat to move, goes straight to _play (which
+        # checks the card); all else takes Match.apply's checks. The phase is "play" only
+        # while nobody has won and no hand is over.
+        if (
+            type(action) is Action
+            and action.kind == "play"
+            and seat.__class__ is int
+            and seat == self._current
+            and self.phase == "play"
+        ):
+            events = self._play(seat, action)
+            self.history.append((seat, action))
+            self.log.extend(events)
+            return events
+        return super().apply(seat, action)
 
-    def _apply_other(self, seat: int, action: Action) -> list[Event]:
+    def _apply(self, seat: int, action: Action) -> list[Event]:
         kind = action.kind
+        if kind == "play" and self.phase == "play":
+            return self._play(seat, action)
         check_seat_turn(self, seat, self._current)
         phase = self.phase
         if phase == "opening":

@@ -458,6 +458,31 @@ class UnoMatch(Match):
 
     # -- applying an action ------------------------------------------------------------
 
+    def apply(self, seat: int, action: Action | str) -> list[Event]:
+        # the hot path, an action by the seat to move, skips Match.apply's checks: a seat
+        # equal to the turn is on the table, and the hand is in play (the handlers check
+        # the rest); plays, draws and keeps go straight to their handlers
+        if (
+            type(action) is Action
+            and seat.__class__ is int
+            and seat == self.turn
+            and not self._hand_over
+            and not self.winners
+        ):
+            kind = action.kind
+            if kind == "play":
+                events = self._play(seat, action)
+            elif kind == "draw":
+                events = self._draw(seat)
+            elif kind == "keep":
+                events = self._keep(seat)
+            else:
+                events = self._apply(seat, action)
+            self.history.append((seat, action))
+            self.log.extend(events)
+            return events
+        return super().apply(seat, action)
+
     def _apply(self, seat: int, action: Action) -> list[Event]:
         kind = action.kind
         if kind == "play":
@@ -504,7 +529,7 @@ class UnoMatch(Match):
 
     def _play(self, seat: int, action: Action) -> list[Event]:
         card = action.card
-        if type(card) is not UnoCard or card not in self.CARDS:
+        if card.__class__ is not UnoCard or card not in self.CARDS:
             raise IllegalAction(f"{card!s} is not a card of {self.spec.name}")
         turn = self.turn
         if seat != turn or self.pending is not None:
@@ -514,8 +539,10 @@ class UnoMatch(Match):
             else:
                 self._check_turn(seat, None)
         hand = self.hands[seat]
-        if card not in hand:
-            raise IllegalAction(f"you do not hold {card}")
+        try:
+            position = hand.index(card)
+        except ValueError:
+            raise IllegalAction(f"you do not hold {card}") from None
         top = self.discard[-1]
         color = self.color
         if not MATCH[top.index][color][card.index]:
@@ -537,12 +564,11 @@ class UnoMatch(Match):
             raise IllegalAction("call UNO only with the play that leaves you one card")
 
         # -- carry it out (nothing above changed anything) --
-        events: list[Event] = []
         self.exposed = None
         self.pending = None
         self.drawn = None
         self.passes = 0
-        hand.remove(card)
+        del hand[position]
         self.discard.append(card)
         if self.public_known[seat] or self.private_known:
             self._forget(seat, card)
@@ -553,7 +579,7 @@ class UnoMatch(Match):
             data = {"color": COLORS[new_color], "uno": action.uno, "action": str(action)}
             event = Event("play", seat, (card,), 1, MappingProxyType(data))
             _PLAY_EVENTS[seat][slot] = event
-        events.append(event)
+        events = [event]
         self.color = new_color
         n = self.players
         step = self.direction

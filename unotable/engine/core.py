@@ -64,6 +64,7 @@ class Card(Protocol):
 
 
 EMPTY: Mapping[str, Any] = MappingProxyType({})
+_set_field = object.__setattr__  # sets a field of a frozen dataclass
 
 # Action kinds that carry no argument; their notation is the kind itself.
 BARE_KINDS = frozenset({"draw", "keep", "pass", "challenge", "accept", "uno", "decline"})
@@ -156,7 +157,7 @@ def _choice(kind: str, word: str, choices: Mapping[str, Iterable[str]], raw: str
     raise NotationError(f"{word!r} is not one of {', '.join(allowed)} (in {raw!r})")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Event:
     """Something that happened, for logs and screens.
 
@@ -170,6 +171,25 @@ class Event:
     count: int = 0
     data: Mapping[str, Any] = field(default_factory=lambda: EMPTY)  # one shared, read-only
     private_to: frozenset[int] | None = None
+
+    def __init__(
+        self,
+        kind: str,
+        seat: int | None = None,
+        cards: tuple[AnyCard, ...] = (),
+        count: int = 0,
+        data: Mapping[str, Any] = EMPTY,
+        private_to: frozenset[int] | None = None,
+    ) -> None:
+        # the generated __init__ of a frozen dataclass looks object.__setattr__ up per
+        # field; events are made on every trick, so bind it once
+        set_field = _set_field
+        set_field(self, "kind", kind)
+        set_field(self, "seat", seat)
+        set_field(self, "cards", cards)
+        set_field(self, "count", count)
+        set_field(self, "data", data)
+        set_field(self, "private_to", private_to)
 
     def seen_by(self, seat: int | None) -> Event:
         """This event as ``seat`` may see it (``None``: a spectator who sees no secrets)."""

@@ -57,9 +57,8 @@ from .cards import (
     WILD_LOW_VALUE,
     Card,
     as_card,
-    by_suit,
+    by_suit_with_plays,
     parse_card,
-    suit_plays,
 )
 from .view import CompletedTrick, WildTwistView
 
@@ -147,8 +146,12 @@ class WildTwistMatch(Match):
     def _start_hand(self, hands: list[list[Card]], leftovers: list[Card]) -> list[Event]:
         n = self.players
         self.hand_number += 1
-        self.hands: list[list[list[Card]]] = [by_suit(hand) for hand in hands]
-        self.plays = [suit_plays(suits) for suits in self.hands]
+        self.hands: list[list[list[Card]]] = []
+        self.plays: list[list[list[Action]]] = []  # beside each hand: its play actions
+        for hand in hands:
+            suits, plays = by_suit_with_plays(hand)
+            self.hands.append(suits)
+            self.plays.append(plays)
         self.sizes = [len(hand) for hand in hands]
         if sum(self.sizes) + len(leftovers) == len(DECK):  # a full deal (no card twice)
             self.out_of_play: list[Card] = []

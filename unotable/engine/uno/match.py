@@ -413,15 +413,30 @@ class UnoMatch(Match):
         acts: list[Action] = []
         if seat == self.turn:
             pending = self.pending
-            if pending is None:
-                self._turn_actions(seat, acts)
+            if pending is None:  # an ordinary turn (inlined: the hottest case)
+                hand = self.hands[seat]
+                plays = TURN_PLAYS[len(hand) == 2][self.discard[-1].index][self.color]
+                previous = None
+                for card in hand:
+                    if card is not previous:  # a hand is sorted: equal cards sit together
+                        previous = card
+                        acts += plays[card.index]
+                if not self.bluff_allowed and WD4 in hand and self._holds_color(hand):
+                    acts = [a for a in acts if a.card is not WD4]
+                if self.draw_pile or len(self.discard) > 1:
+                    acts.append(DRAW)
+                elif not acts:
+                    acts.append(PASS)
             elif pending == PENDING_DRAWN:
-                card = self.drawn
-                assert card is not None
-                if self._playable(card, self.hands[seat]):
-                    acts += PLAYS[card.index]
-                    if len(self.hands[seat]) == 2:
-                        acts += PLAYS_UNO[card.index]
+                drawn = self.drawn
+                assert drawn is not None
+                hand = self.hands[seat]
+                if MATCH[self.discard[-1].index][self.color][drawn.index] and (
+                    drawn is not WD4 or self.bluff_allowed or not self._holds_color(hand)
+                ):
+                    acts += PLAYS[drawn.index]
+                    if len(hand) == 2:
+                        acts += PLAYS_UNO[drawn.index]
                 acts.append(KEEP)
             elif pending == PENDING_CHALLENGE:
                 acts += (CHALLENGE, ACCEPT)
@@ -431,21 +446,6 @@ class UnoMatch(Match):
         if exposed is not None and 0 <= seat < self.players:
             acts.append(UNO_CALL if seat == exposed else CATCH[exposed])
         return acts
-
-    def _turn_actions(self, seat: int, acts: list[Action]) -> None:
-        hand = self.hands[seat]
-        plays = TURN_PLAYS[len(hand) == 2][self.discard[-1].index][self.color]
-        previous = None
-        for card in hand:
-            if card is not previous:  # a hand is sorted: equal cards sit side by side
-                previous = card
-                acts += plays[card.index]
-        if not self.bluff_allowed and WD4 in hand and self._holds_color(hand):
-            acts[:] = [a for a in acts if a.card is not WD4]
-        if self.draw_pile or len(self.discard) > 1:
-            acts.append(DRAW)
-        elif not acts:
-            acts.append(PASS)
 
     def _holds_color(self, hand: list[UnoCard]) -> bool:
         color = self.color
@@ -641,7 +641,8 @@ class UnoMatch(Match):
                     del self.private_known[key]
 
     def _draw(self, seat: int) -> list[Event]:
-        self._check_turn(seat, None)
+        if seat != self.turn or self.pending is not None:
+            self._check_turn(seat, None)
         if not self.draw_pile and len(self.discard) <= 1:
             if self._can_play(seat):
                 raise IllegalAction("there is nothing to draw: play a matching card")
@@ -676,7 +677,8 @@ class UnoMatch(Match):
         return any(self._playable(card, hand) for card in hand)
 
     def _keep(self, seat: int) -> list[Event]:
-        self._check_turn(seat, PENDING_DRAWN)
+        if seat != self.turn or self.pending != PENDING_DRAWN:
+            self._check_turn(seat, PENDING_DRAWN)
         self.exposed = None
         self.pending = None
         self.drawn = None

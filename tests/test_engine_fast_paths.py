@@ -120,3 +120,40 @@ def test_shuffle_leaves_other_generators_to_their_own_shuffle():
 
     shuffle(Counting(1), list(range(10)))
     assert Counting.calls == 1
+
+
+@pytest.mark.parametrize("game_id", ["uno", "uno-minecraft"])
+def test_clones_sharing_a_generator_each_draw_their_own(game_id):
+    """A clone shares the rng until one side draws; both still play exactly as a replay."""
+    spec = get_game(game_id)
+    for seed in range(30):
+        rng = random.Random(seed)
+        match = spec.new_match(2, seed=seed)
+        clones = []
+        for step in range(600):
+            if match.over:
+                break
+            if match.hand_over:
+                match.next_hand()
+                continue
+            if step % 50 == 0:
+                clones.append((match.clone(), len(match.history)))
+            seat = match.current if match.current is not None else match.actors()[0]
+            match.apply(seat, rng.choice(match.legal_actions(seat)))
+        # each clone, played on with the same actions (dealing when due), ends as the match
+        for clone, start in clones:
+            for seat, action in match.history[start:]:
+                if clone.hand_over:
+                    clone.next_hand()
+                clone.apply(seat, action)
+            if clone.hand_over and not match.hand_over:  # the match dealt last
+                clone.next_hand()
+            assert clone.state_key() == match.state_key(), (seed, start)
+        replay = spec.new_match(2, seed=seed)
+        for seat, action in match.history:
+            if replay.hand_over:
+                replay.next_hand()
+            replay.apply(seat, action)
+        if replay.hand_over and not match.hand_over:
+            replay.next_hand()
+        assert replay.state_key() == match.state_key(), seed

@@ -101,6 +101,7 @@ class UnoMatch(Match):
     DECK: ClassVar[tuple[UnoCard, ...]] = CLASSIC_DECK
     CARDS: ClassVar[frozenset[UnoCard]] = frozenset(CLASSIC_CARDS)
     WITH_CREEPERS: ClassVar[bool] = False
+    _rng_shared = False  # a clone shares self.rng: copy it before drawing (_own_rng)
 
     def __init__(
         self,
@@ -173,7 +174,7 @@ class UnoMatch(Match):
     def _choose_dealer(self, events: list[Event]) -> int:
         """D-28: everyone draws, highest number deals; tied players draw again."""
         deck = list(self.DECK)
-        shuffle(self.rng, deck)
+        shuffle(self._own_rng(), deck)
         drawing = list(range(self.players))
         round_number = 1
         while True:
@@ -220,7 +221,7 @@ class UnoMatch(Match):
     def _start_hand(self, events: list[Event]) -> None:
         self._new_hand_state()
         deck = list(self.DECK)
-        shuffle(self.rng, deck)
+        shuffle(self._own_rng(), deck)
         n = self.players
         hands = self.hands
         for _ in range(HAND_SIZE):
@@ -259,7 +260,7 @@ class UnoMatch(Match):
                 raise OptionError(f"the deal holds more {card} cards than the deck has")
             remaining.remove(card)
         if deal.get("draw_pile") is None:
-            shuffle(self.rng, remaining)
+            shuffle(self._own_rng(), remaining)
             self.draw_pile = remaining
         else:
             pile = self._cards(deal["draw_pile"])
@@ -288,7 +289,6 @@ class UnoMatch(Match):
     def _flip(self, card: UnoCard | None, events: list[Event]) -> None:
         """D-29: turn up the first discard and apply its effect."""
         pile = self.draw_pile
-        rng = self.rng
         while True:
             if card is None:
                 if not pile:
@@ -299,7 +299,7 @@ class UnoMatch(Match):
                 break
             if all(c is WD4 for c in pile):
                 raise OptionError("there is no card but Wild Draw Fours left to turn up")
-            pile.insert(rng.randrange(len(pile) + 1), card)
+            pile.insert(self._own_rng().randrange(len(pile) + 1), card)
             events.append(Event("flip_return", None, (card,), 1))
             card = None
         self.discard.append(card)
@@ -333,7 +333,7 @@ class UnoMatch(Match):
             return False
         top = discard.pop()
         pile = discard
-        shuffle(self.rng, pile)
+        shuffle(self._own_rng(), pile)
         self.draw_pile = pile
         self.discard = [top]
         events.append(Event("reshuffle", None, count=len(pile)))
@@ -881,11 +881,21 @@ class UnoMatch(Match):
             last_hand=self.last_hand,
         )
 
+    def _own_rng(self) -> random.Random:
+        """The rng to draw from, made this match's own first if a clone shares it."""
+        if self._rng_shared:
+            rng = random.Random.__new__(random.Random)  # skip seeding from the OS
+            rng.setstate(self.rng.getstate())
+            self.rng = rng
+            self._rng_shared = False
+        return self.rng
+
     def clone(self) -> UnoMatch:
         twin = object.__new__(type(self))
         twin.__dict__.update(self.__dict__)
-        twin.rng = random.Random.__new__(random.Random)  # skip seeding from the OS
-        twin.rng.setstate(self.rng.getstate())
+        # copying a Random costs more than the rest of a clone, and most playouts never
+        # draw from it: both share it until either draws (copy on use, _own_rng)
+        self._rng_shared = twin._rng_shared = True
         twin.scores = list(self.scores)
         twin.hand_results = list(self.hand_results)
         twin.history = list(self.history)

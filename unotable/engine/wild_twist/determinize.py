@@ -21,9 +21,8 @@ from .cards import (
     WILD_HIGH_VALUE,
     WILD_LOW_VALUE,
     Card,
-    by_suit,
+    by_suit_with_plays,
     sort_key,
-    suit_plays,
 )
 from .match import WildTwistMatch
 from .view import CompletedTrick, WildTwistView
@@ -110,9 +109,13 @@ def determinize(
         if dealt is None:
             dealt = _deal_free(pool, capacity, rng)
 
-    hands = [by_suit(fixed[seat] + dealt[seat]) for seat in range(n)]
+    hands: list[list[list[Card]]] = []
+    match.plays = []
+    for seat in range(n):
+        hand, hand_plays = by_suit_with_plays(fixed[seat] + dealt[seat])
+        hands.append(hand)
+        match.plays.append(hand_plays)
     match.hands = hands
-    match.plays = [suit_plays(suits) for suits in hands]
     match.leftovers = fixed[lefts] + dealt[lefts]
     if view.phase == "moon":  # the shooter is choosing: the game has been counted
         match.pending_points = list(view.hand_points_visible)

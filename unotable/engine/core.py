@@ -156,7 +156,7 @@ def _choice(kind: str, word: str, choices: Mapping[str, Iterable[str]], raw: str
     raise NotationError(f"{word!r} is not one of {', '.join(allowed)} (in {raw!r})")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Event:
     """Something that happened, for logs and screens.
 
@@ -171,11 +171,36 @@ class Event:
     data: Mapping[str, Any] = field(default_factory=lambda: EMPTY)  # one shared, read-only
     private_to: frozenset[int] | None = None
 
+    def __init__(
+        self,
+        kind: str,
+        seat: int | None = None,
+        cards: tuple[AnyCard, ...] = (),
+        count: int = 0,
+        data: Mapping[str, Any] = EMPTY,
+        private_to: frozenset[int] | None = None,
+    ) -> None:
+        # a frozen dataclass's own __init__ goes through object.__setattr__ per field;
+        # the slots' setters (bound below the class) cost half as much, and events are
+        # made on every trick
+        _set_kind(self, kind)
+        _set_seat(self, seat)
+        _set_cards(self, cards)
+        _set_count(self, count)
+        _set_data(self, data)
+        _set_private_to(self, private_to)
+
     def seen_by(self, seat: int | None) -> Event:
         """This event as ``seat`` may see it (``None``: a spectator who sees no secrets)."""
         if self.private_to is None or (seat is not None and seat in self.private_to):
             return self
         return replace(self, cards=())
+
+
+_set_kind, _set_seat, _set_cards, _set_count, _set_data, _set_private_to = (
+    Event.__dict__[name].__set__
+    for name in ("kind", "seat", "cards", "count", "data", "private_to")
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -430,12 +455,16 @@ class Match(ABC):
         Raises NotationError for unparseable text and IllegalAction (changing nothing)
         for an action the rules do not allow now.
         """
-        if isinstance(action, str):
-            action = self.parse_action(action)
-        elif not isinstance(action, Action):
-            raise NotationError(f"not an action: {action!r}")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise IllegalAction(f"there is no seat {seat!r} at this table of {self.players}")
+        # exact-type tests first: the search calls this millions of times
+        if action.__class__ is not Action:
+            if isinstance(action, str):
+                action = self.parse_action(action)
+            elif not isinstance(action, Action):
+                raise NotationError(f"not an action: {action!r}")
+        if seat.__class__ is not int or not 0 <= seat < self.players:
+            n = self.players
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+                raise IllegalAction(f"there is no seat {seat!r} at this table of {n}")
         if self.winners:
             raise IllegalAction("the match is over")
         if self._hand_over:
@@ -457,6 +486,45 @@ def check_viewer(seat: Any, players: int) -> None:
         return
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
         raise IllegalAction(f"there is no seat {seat!r} at this table of {players}")
+
+
+def _shuffle_fast(rng: random.Random, items: list[Any]) -> None:
+    # random.shuffle's own algorithm with its _randbelow inlined: the same permutation
+    # from the same generator state, without a Python call per card
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
+def _same_as_random_shuffle() -> bool:
+    """Whether _shuffle_fast reproduces this Python's random.shuffle (seeds must replay)."""
+    cls: Any = random.Random
+    if cls._randbelow is not getattr(cls, "_randbelow_with_getrandbits", None):
+        return False
+    for seed in (0, 1, 12345):
+        ours, theirs = list(range(112)), list(range(112))
+        rng_a, rng_b = random.Random(seed), random.Random(seed)
+        _shuffle_fast(rng_a, ours)
+        rng_b.shuffle(theirs)
+        if ours != theirs or rng_a.getstate() != rng_b.getstate():
+            return False
+    return True
+
+
+_FAST_SHUFFLE = _same_as_random_shuffle()
+
+
+def shuffle(rng: random.Random, items: list[Any]) -> None:
+    """``rng.shuffle(items)``, faster: exactly the same order and generator state after."""
+    if _FAST_SHUFFLE and rng.__class__ is random.Random:
+        _shuffle_fast(rng, items)
+    else:
+        rng.shuffle(items)
 
 
 def check_seat_turn(match: Match, seat: int, expected: int | None) -> None:

@@ -250,3 +250,27 @@ def _match_table() -> tuple[tuple[tuple[bool, ...], ...], ...]:
 
 
 MATCH: Final = _match_table()
+
+
+def _turn_plays() -> tuple[tuple[tuple[tuple[tuple[Action, ...], ...], ...], ...], ...]:
+    """TURN_PLAYS[two][top.index][active colour index][card.index]: the card's plays.
+
+    Empty where the card does not match; with ``two`` (two cards held) the UNO-calling
+    plays follow, so a turn's legal plays are a lookup per distinct card held.
+    """
+    return tuple(
+        tuple(
+            tuple(
+                tuple(
+                    PLAYS[i] + (PLAYS_UNO[i] if two else ()) if ok else ()
+                    for i, ok in enumerate(MATCH[top.index][ci])
+                )
+                for ci in range(4)
+            )
+            for top in ALL_CARDS
+        )
+        for two in (False, True)
+    )
+
+
+TURN_PLAYS: Final = _turn_plays()

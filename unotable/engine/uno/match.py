@@ -10,6 +10,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from ..core import (
+    EMPTY,
     Action,
     Event,
     GameSpec,
@@ -18,6 +19,7 @@ from ..core import (
     cards_from,
     check_viewer,
     parse_action,
+    shuffle,
 )
 from ..errors import IllegalAction, OptionError
 from .cards import (
@@ -41,6 +43,7 @@ from .cards import (
     PLAYS_UNO,
     REVERSE,
     SKIP,
+    TURN_PLAYS,
     UNO_CALL,
     WD4,
     UnoCard,
@@ -68,6 +71,29 @@ _ONLY: tuple[frozenset[int], ...] = tuple(frozenset({s}) for s in range(16))
 _TURN_DRAW = MappingProxyType({"reason": "turn"})
 
 
+def _per_seat(kind: str, **data: Any) -> tuple[Event, ...]:
+    """One shared event per seat for a kind that carries nothing else."""
+    shared = MappingProxyType(data) if data else EMPTY
+    return tuple(Event(kind, s, data=shared) for s in range(16))
+
+
+_SKIP_EVENTS = _per_seat("skip")
+_KEEP_EVENTS = _per_seat("keep")
+_EXPOSED_EVENTS = _per_seat("exposed")
+_UNO_EVENTS = _per_seat("uno", late=False)
+_LATE_UNO_EVENTS = _per_seat("uno", late=True)
+_REVERSE_EVENTS = {step: _per_seat("reverse", direction=step) for step in (1, -1)}
+_REASONS: dict[str, Mapping[str, Any]] = {}  # reason -> its shared data
+_PENALTY_EVENTS: dict[tuple[int, int, str], Event] = {}  # (seat, count, reason) -> event
+
+
+def _reason(reason: str) -> Mapping[str, Any]:
+    data = _REASONS.get(reason)
+    if data is None:
+        data = _REASONS[reason] = MappingProxyType({"reason": reason})
+    return data
+
+
 class UnoMatch(Match):
     """Classic UNO (108 cards)."""
 
@@ -75,6 +101,7 @@ class UnoMatch(Match):
     DECK: ClassVar[tuple[UnoCard, ...]] = CLASSIC_DECK
     CARDS: ClassVar[frozenset[UnoCard]] = frozenset(CLASSIC_CARDS)
     WITH_CREEPERS: ClassVar[bool] = False
+    _rng_shared = False  # a clone shares self.rng: copy it before drawing (_own_rng)
 
     def __init__(
         self,
@@ -147,7 +174,7 @@ class UnoMatch(Match):
     def _choose_dealer(self, events: list[Event]) -> int:
         """D-28: everyone draws, highest number deals; tied players draw again."""
         deck = list(self.DECK)
-        self.rng.shuffle(deck)
+        shuffle(self._own_rng(), deck)
         drawing = list(range(self.players))
         round_number = 1
         while True:
@@ -194,7 +221,7 @@ class UnoMatch(Match):
     def _start_hand(self, events: list[Event]) -> None:
         self._new_hand_state()
         deck = list(self.DECK)
-        self.rng.shuffle(deck)
+        shuffle(self._own_rng(), deck)
         n = self.players
         hands = self.hands
         for _ in range(HAND_SIZE):
@@ -233,7 +260,7 @@ class UnoMatch(Match):
                 raise OptionError(f"the deal holds more {card} cards than the deck has")
             remaining.remove(card)
         if deal.get("draw_pile") is None:
-            self.rng.shuffle(remaining)
+            shuffle(self._own_rng(), remaining)
             self.draw_pile = remaining
         else:
             pile = self._cards(deal["draw_pile"])
@@ -262,7 +289,6 @@ class UnoMatch(Match):
     def _flip(self, card: UnoCard | None, events: list[Event]) -> None:
         """D-29: turn up the first discard and apply its effect."""
         pile = self.draw_pile
-        rng = self.rng
         while True:
             if card is None:
                 if not pile:
@@ -273,7 +299,7 @@ class UnoMatch(Match):
                 break
             if all(c is WD4 for c in pile):
                 raise OptionError("there is no card but Wild Draw Fours left to turn up")
-            pile.insert(rng.randrange(len(pile) + 1), card)
+            pile.insert(self._own_rng().randrange(len(pile) + 1), card)
             events.append(Event("flip_return", None, (card,), 1))
             card = None
         self.discard.append(card)
@@ -287,7 +313,7 @@ class UnoMatch(Match):
         self.color = card.color_index
         effect = card.effect
         if effect == SKIP:
-            events.append(Event("skip", left))
+            events.append(_SKIP_EVENTS[left])
             self.turn = (left + 1) % n
         elif effect == REVERSE:
             self.direction = -1
@@ -295,7 +321,7 @@ class UnoMatch(Match):
             self.turn = self.dealer
         elif effect == DRAW_TWO:
             self._penalty(left, 2, "draw_two", events)
-            events.append(Event("skip", left))
+            events.append(_SKIP_EVENTS[left])
             self.turn = (left + 1) % n
 
     # -- drawing --------------------------------------------------------------------
@@ -307,7 +333,7 @@ class UnoMatch(Match):
             return False
         top = discard.pop()
         pile = discard
-        self.rng.shuffle(pile)
+        shuffle(self._own_rng(), pile)
         self.draw_pile = pile
         self.discard = [top]
         events.append(Event("reshuffle", None, count=len(pile)))
@@ -318,7 +344,7 @@ class UnoMatch(Match):
         hand = self.hands[seat]
         chunk: list[UnoCard] = []
         taken: list[UnoCard] = []
-        data = MappingProxyType({"reason": reason})
+        data = _reason(reason)
         for _ in range(count):
             if not self.draw_pile:
                 self._flush(seat, chunk, data, events)
@@ -364,7 +390,11 @@ class UnoMatch(Match):
             events.append(Event("bonus", seat, tuple(bonus), len(bonus), {}, _ONLY[seat]))
 
     def _penalty(self, seat: int, count: int, reason: str, events: list[Event]) -> None:
-        events.append(Event("penalty", seat, count=count, data={"reason": reason}))
+        key = (seat, count, reason)
+        event = _PENALTY_EVENTS.get(key)
+        if event is None:
+            event = _PENALTY_EVENTS[key] = Event("penalty", seat, count=count, data=_reason(reason))
+        events.append(event)
         self._take(seat, count, reason, events)
 
     # -- what a seat may do ----------------------------------------------------------
@@ -383,15 +413,30 @@ class UnoMatch(Match):
         acts: list[Action] = []
         if seat == self.turn:
             pending = self.pending
-            if pending is None:
-                self._turn_actions(seat, acts)
+            if pending is None:  # an ordinary turn (inlined: the hottest case)
+                hand = self.hands[seat]
+                plays = TURN_PLAYS[len(hand) == 2][self.discard[-1].index][self.color]
+                previous = None
+                for card in hand:
+                    if card is not previous:  # a hand is sorted: equal cards sit together
+                        previous = card
+                        acts += plays[card.index]
+                if not self.bluff_allowed and WD4 in hand and self._holds_color(hand):
+                    acts = [a for a in acts if a.card is not WD4]
+                if self.draw_pile or len(self.discard) > 1:
+                    acts.append(DRAW)
+                elif not acts:
+                    acts.append(PASS)
             elif pending == PENDING_DRAWN:
-                card = self.drawn
-                assert card is not None
-                if self._playable(card, self.hands[seat]):
-                    acts += PLAYS[card.index]
-                    if len(self.hands[seat]) == 2:
-                        acts += PLAYS_UNO[card.index]
+                drawn = self.drawn
+                assert drawn is not None
+                hand = self.hands[seat]
+                if MATCH[self.discard[-1].index][self.color][drawn.index] and (
+                    drawn is not WD4 or self.bluff_allowed or not self._holds_color(hand)
+                ):
+                    acts += PLAYS[drawn.index]
+                    if len(hand) == 2:
+                        acts += PLAYS_UNO[drawn.index]
                 acts.append(KEEP)
             elif pending == PENDING_CHALLENGE:
                 acts += (CHALLENGE, ACCEPT)
@@ -401,26 +446,6 @@ class UnoMatch(Match):
         if exposed is not None and 0 <= seat < self.players:
             acts.append(UNO_CALL if seat == exposed else CATCH[exposed])
         return acts
-
-    def _turn_actions(self, seat: int, acts: list[Action]) -> None:
-        hand = self.hands[seat]
-        ok = MATCH[self.discard[-1].index][self.color]
-        two = len(hand) == 2
-        previous = None
-        for card in hand:
-            if card is previous:
-                continue
-            previous = card
-            if ok[card.index]:
-                if card is WD4 and not self.bluff_allowed and self._holds_color(hand):
-                    continue
-                acts += PLAYS[card.index]
-                if two:
-                    acts += PLAYS_UNO[card.index]
-        if self.draw_pile or len(self.discard) > 1:
-            acts.append(DRAW)
-        elif not acts:
-            acts.append(PASS)
 
     def _holds_color(self, hand: list[UnoCard]) -> bool:
         color = self.color
@@ -432,6 +457,31 @@ class UnoMatch(Match):
         return card is not WD4 or self.bluff_allowed or not self._holds_color(hand)
 
     # -- applying an action ------------------------------------------------------------
+
+    def apply(self, seat: int, action: Action | str) -> list[Event]:
+        # the hot path, an action by the seat to move, skips Match.apply's checks: a seat
+        # equal to the turn is on the table, and the hand is in play (the handlers check
+        # the rest); plays, draws and keeps go straight to their handlers
+        if (
+            type(action) is Action
+            and seat.__class__ is int
+            and seat == self.turn
+            and not self._hand_over
+            and not self.winners
+        ):
+            kind = action.kind
+            if kind == "play":
+                events = self._play(seat, action)
+            elif kind == "draw":
+                events = self._draw(seat)
+            elif kind == "keep":
+                events = self._keep(seat)
+            else:
+                events = self._apply(seat, action)
+            self.history.append((seat, action))
+            self.log.extend(events)
+            return events
+        return super().apply(seat, action)
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
         kind = action.kind
@@ -479,7 +529,7 @@ class UnoMatch(Match):
 
     def _play(self, seat: int, action: Action) -> list[Event]:
         card = action.card
-        if type(card) is not UnoCard or card not in self.CARDS:
+        if card.__class__ is not UnoCard or card not in self.CARDS:
             raise IllegalAction(f"{card!s} is not a card of {self.spec.name}")
         turn = self.turn
         if seat != turn or self.pending is not None:
@@ -489,8 +539,10 @@ class UnoMatch(Match):
             else:
                 self._check_turn(seat, None)
         hand = self.hands[seat]
-        if card not in hand:
-            raise IllegalAction(f"you do not hold {card}")
+        try:
+            position = hand.index(card)
+        except ValueError:
+            raise IllegalAction(f"you do not hold {card}") from None
         top = self.discard[-1]
         color = self.color
         if not MATCH[top.index][color][card.index]:
@@ -512,12 +564,11 @@ class UnoMatch(Match):
             raise IllegalAction("call UNO only with the play that leaves you one card")
 
         # -- carry it out (nothing above changed anything) --
-        events: list[Event] = []
         self.exposed = None
         self.pending = None
         self.drawn = None
         self.passes = 0
-        hand.remove(card)
+        del hand[position]
         self.discard.append(card)
         if self.public_known[seat] or self.private_known:
             self._forget(seat, card)
@@ -528,7 +579,7 @@ class UnoMatch(Match):
             data = {"color": COLORS[new_color], "uno": action.uno, "action": str(action)}
             event = Event("play", seat, (card,), 1, MappingProxyType(data))
             _PLAY_EVENTS[seat][slot] = event
-        events.append(event)
+        events = [event]
         self.color = new_color
         n = self.players
         step = self.direction
@@ -544,24 +595,24 @@ class UnoMatch(Match):
             self._end_hand(seat, False, events)
             return events
         if action.uno:
-            events.append(Event("uno", seat, data={"late": False}))
+            events.append(_UNO_EVENTS[seat])
         elif len(hand) == 1:
             self.exposed = seat
-            events.append(Event("exposed", seat))
+            events.append(_EXPOSED_EVENTS[seat])
         if effect == 0 or (card.is_wild and card is not WD4):
             self.turn = (seat + step) % n
         elif effect == SKIP:
             victim = (seat + step) % n
-            events.append(Event("skip", victim))
+            events.append(_SKIP_EVENTS[victim])
             self.turn = (victim + step) % n
         elif effect == REVERSE:
             step = self.direction = -step
-            events.append(Event("reverse", seat, data={"direction": step}))
+            events.append(_REVERSE_EVENTS[step][seat])
             self.turn = (seat + (2 * step if n == 2 else step)) % n
         elif effect == DRAW_TWO:
             victim = (seat + step) % n
             self._penalty(victim, 2, "draw_two", events)
-            events.append(Event("skip", victim))
+            events.append(_SKIP_EVENTS[victim])
             self.turn = (victim + step) % n
         else:  # Wild Draw Four
             victim = (seat + step) % n
@@ -574,7 +625,7 @@ class UnoMatch(Match):
                 self.turn = victim
             else:
                 self._penalty(victim, 4, "wild_draw_four", events)
-                events.append(Event("skip", victim))
+                events.append(_SKIP_EVENTS[victim])
                 self.turn = (victim + step) % n
         return events
 
@@ -590,7 +641,8 @@ class UnoMatch(Match):
                     del self.private_known[key]
 
     def _draw(self, seat: int) -> list[Event]:
-        self._check_turn(seat, None)
+        if seat != self.turn or self.pending is not None:
+            self._check_turn(seat, None)
         if not self.draw_pile and len(self.discard) <= 1:
             if self._can_play(seat):
                 raise IllegalAction("there is nothing to draw: play a matching card")
@@ -625,12 +677,13 @@ class UnoMatch(Match):
         return any(self._playable(card, hand) for card in hand)
 
     def _keep(self, seat: int) -> list[Event]:
-        self._check_turn(seat, PENDING_DRAWN)
+        if seat != self.turn or self.pending != PENDING_DRAWN:
+            self._check_turn(seat, PENDING_DRAWN)
         self.exposed = None
         self.pending = None
         self.drawn = None
         self.turn = (seat + self.direction) % self.players
-        return [Event("keep", seat)]
+        return [_KEEP_EVENTS[seat]]
 
     def _pass(self, seat: int) -> list[Event]:
         self._check_turn(seat, None)
@@ -661,7 +714,7 @@ class UnoMatch(Match):
         if not challenge:
             events.append(Event("accept", seat, data={"target": offender}))
             self._penalty(seat, 4, "wild_draw_four", events)
-            events.append(Event("skip", seat))
+            events.append(_SKIP_EVENTS[seat])
             self.turn = (seat + step) % n
         else:
             guilty = self.wd4_guilty
@@ -674,7 +727,7 @@ class UnoMatch(Match):
                 self.turn = seat
             else:
                 self._penalty(seat, 6, "challenge", events)
-                events.append(Event("skip", seat))
+                events.append(_SKIP_EVENTS[seat])
                 self.turn = (seat + step) % n
         self.wd4_player = None
         self.wd4_hand = ()
@@ -693,7 +746,7 @@ class UnoMatch(Match):
         if self.exposed != seat:
             raise IllegalAction("you have nothing to call UNO for now")
         self.exposed = None
-        return [Event("uno", seat, data={"late": True})]
+        return [_LATE_UNO_EVENTS[seat]]
 
     def _catch(self, seat: int, action: Action) -> list[Event]:
         target = action.target
@@ -828,11 +881,21 @@ class UnoMatch(Match):
             last_hand=self.last_hand,
         )
 
+    def _own_rng(self) -> random.Random:
+        """The rng to draw from, made this match's own first if a clone shares it."""
+        if self._rng_shared:
+            rng = random.Random.__new__(random.Random)  # skip seeding from the OS
+            rng.setstate(self.rng.getstate())
+            self.rng = rng
+            self._rng_shared = False
+        return self.rng
+
     def clone(self) -> UnoMatch:
         twin = object.__new__(type(self))
         twin.__dict__.update(self.__dict__)
-        twin.rng = random.Random.__new__(random.Random)  # skip seeding from the OS
-        twin.rng.setstate(self.rng.getstate())
+        # copying a Random costs more than the rest of a clone, and most playouts never
+        # draw from it: both share it until either draws (copy on use, _own_rng)
+        self._rng_shared = twin._rng_shared = True
         twin.scores = list(self.scores)
         twin.hand_results = list(self.hand_results)
         twin.history = list(self.history)

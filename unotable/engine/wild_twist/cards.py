@@ -123,6 +123,22 @@ def by_suit(cards: Iterable[Card]) -> list[list[Card]]:
     return suits
 
 
+def suit_plays(suits: list[list[Card]]) -> list[list[Action]]:
+    """Per suit list of a hand, its cards' play actions in order (kept beside the hand)."""
+    return [[a for card in suit for a in card.plays] for suit in suits]
+
+
+def by_suit_with_plays(cards: Iterable[Card]) -> tuple[list[list[Card]], list[list[Action]]]:
+    """``by_suit(cards)`` and its ``suit_plays``, in one pass (for dealing)."""
+    suits: list[list[Card]] = [[], [], [], []]
+    plays: list[list[Action]] = [[], [], [], []]
+    for card in sorted(cards, key=sort_key):
+        suit = card.suit
+        suits[suit].append(card)
+        plays[suit] += card.plays
+    return suits, plays
+
+
 DECLINE: Final = Action("decline")
 MOON_SELF: Final = Action("moon", choice="self")
 MOON_OTHERS: Final = Action("moon", choice="others")

@@ -21,7 +21,7 @@ from .cards import (
     WILD_HIGH_VALUE,
     WILD_LOW_VALUE,
     Card,
-    by_suit,
+    by_suit_with_plays,
     sort_key,
 )
 from .match import WildTwistMatch
@@ -46,6 +46,7 @@ def determinize(
     if view.phase == "over":
         match.winners = lowest_seats(view.scores)
         match.hands = [[[], [], [], []] for _ in range(n)]
+        match.plays = [[[], [], [], []] for _ in range(n)]
         return match
 
     if view.seat is None:
@@ -108,7 +109,12 @@ def determinize(
         if dealt is None:
             dealt = _deal_free(pool, capacity, rng)
 
-    hands = [by_suit(fixed[seat] + dealt[seat]) for seat in range(n)]
+    hands: list[list[list[Card]]] = []
+    match.plays = []
+    for seat in range(n):
+        hand, hand_plays = by_suit_with_plays(fixed[seat] + dealt[seat])
+        hands.append(hand)
+        match.plays.append(hand_plays)
     match.hands = hands
     match.leftovers = fixed[lefts] + dealt[lefts]
     if view.phase == "moon":  # the shooter is choosing: the game has been counted

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from itertools import chain
+from operator import attrgetter, itemgetter
+from types import MappingProxyType
 from typing import Any, Final
 
 from ..core import (
@@ -17,6 +20,7 @@ from ..core import (
     Match,
     check_seat_turn,
     parse_action,
+    shuffle,
 )
 from ..errors import IllegalAction, OptionError
 from ..tricks import (
@@ -53,7 +57,7 @@ from .cards import (
     WILD_LOW_VALUE,
     Card,
     as_card,
-    by_suit,
+    by_suit_with_plays,
     parse_card,
 )
 from .view import CompletedTrick, WildTwistView
@@ -62,6 +66,9 @@ GAME_ID: Final = "wild-twist-hearts"
 GAME_NAME: Final = "Wild Twist Hearts"
 
 _VOID_SETS: Final = void_sets(SUIT_LETTERS)
+_ONLY: Final = tuple(frozenset((seat,)) for seat in range(8))
+_entry_card = itemgetter(1)
+_card_points = attrgetter("points")
 
 ALL_BUT_HEARTS: Final = 0b1011  # void mask bits of clubs, diamonds and spades
 
@@ -129,7 +136,7 @@ class WildTwistMatch(Match):
         # each game's shuffle comes from the seed and the game number alone, so clone()
         # need not copy a random generator (the match's rng only picks the first dealer)
         deck = list(DECK)
-        random.Random(self.seed * 100 + self.hand_number + 1).shuffle(deck)
+        shuffle(random.Random(self.seed * 100 + self.hand_number + 1), deck)
         n, size = self.players, self.hand_size
         hands: list[list[Card]] = [[] for _ in range(n)]
         for i in range(n):
@@ -139,10 +146,18 @@ class WildTwistMatch(Match):
     def _start_hand(self, hands: list[list[Card]], leftovers: list[Card]) -> list[Event]:
         n = self.players
         self.hand_number += 1
-        self.hands: list[list[list[Card]]] = [by_suit(hand) for hand in hands]
+        self.hands: list[list[list[Card]]] = []
+        self.plays: list[list[list[Action]]] = []  # beside each hand: its play actions
+        for hand in hands:
+            suits, plays = by_suit_with_plays(hand)
+            self.hands.append(suits)
+            self.plays.append(plays)
         self.sizes = [len(hand) for hand in hands]
-        in_play = {c for hand in hands for c in hand} | set(leftovers)
-        self.out_of_play = [c for c in DECK if c not in in_play]  # a partial deal's rest
+        if sum(self.sizes) + len(leftovers) == len(DECK):  # a full deal (no card twice)
+            self.out_of_play: list[Card] = []
+        else:
+            in_play = {c for hand in hands for c in hand} | set(leftovers)
+            self.out_of_play = [c for c in DECK if c not in in_play]  # a partial deal's rest
         self.leftovers = list(leftovers)
         self.leftovers_to: int | None = None
         self.trick: list[tuple[int, Card, str | None]] = []
@@ -160,20 +175,12 @@ class WildTwistMatch(Match):
         self.opening_declined = False
         self.forced_lead: Card | None = None
         self.opening_holder = self._holder_of(WILD_CLUB)
+        data = MappingProxyType(
+            {"dealer": self.dealer, "hand": self.hand_number, "leftovers": len(self.leftovers)}
+        )
         events = [
-            Event(
-                "deal",
-                seat=seat,
-                cards=tuple(c for suit in self.hands[seat] for c in suit),
-                count=self.sizes[seat],
-                data={
-                    "dealer": self.dealer,
-                    "hand": self.hand_number,
-                    "leftovers": len(self.leftovers),
-                },
-                private_to=frozenset((seat,)),
-            )
-            for seat in range(n)
+            Event("deal", seat, tuple(chain.from_iterable(suits)), size, data, _ONLY[seat])
+            for seat, (suits, size) in enumerate(zip(self.hands, self.sizes, strict=True))
         ]
         if self.opening_holder is not None:
             self.phase = "opening"
@@ -220,24 +227,23 @@ class WildTwistMatch(Match):
     def legal_actions(self, seat: int) -> list[Action]:
         if seat != self._current:
             return []
-        hand = self.hands[seat]
         if self.phase == "play":
-            trick = self.trick
-            if trick:
-                follow = hand[self.lead_suit]
+            plays = self.plays[seat]  # copied out at C speed: callers may change the list
+            if self.trick:
+                follow = plays[self.lead_suit]
                 if follow:
-                    return [a for c in follow for a in c.plays]
+                    return follow[:]
                 if self.no_points_first_trick and not self.tricks:
+                    hand = self.hands[seat]
                     safe = [a for suit in hand for c in suit if not c.points for a in c.plays]
                     if safe:
                         return safe
-                return [a for suit in hand for c in suit for a in c.plays]
+                return [*plays[CLUBS], *plays[DIAMONDS], *plays[HEARTS], *plays[SPADES]]
             if self.forced_lead is not None:
                 return [self.forced_lead.plays[0]]
-            if self.hearts_broken or not (hand[CLUBS] or hand[DIAMONDS] or hand[SPADES]):
-                return [a for suit in hand for c in suit for a in c.plays]
-            non_hearts = (hand[CLUBS], hand[DIAMONDS], hand[SPADES])
-            return [a for suit in non_hearts for c in suit for a in c.plays]
+            if self.hearts_broken or not (plays[CLUBS] or plays[DIAMONDS] or plays[SPADES]):
+                return [*plays[CLUBS], *plays[DIAMONDS], *plays[HEARTS], *plays[SPADES]]
+            return [*plays[CLUBS], *plays[DIAMONDS], *plays[SPADES]]
         if self.phase == "opening":
             lowest = self._lowest_club()
             if lowest is not None and lowest[0] == seat:
@@ -309,6 +315,23 @@ class WildTwistMatch(Match):
 
     # -- applying actions ----------------------------------------------------------------
 
+    def apply(self, seat: int, action: Action | str) -> list[Event]:
+        # the hot path, a card played by the seat to move, goes straight to _play (which
+        # checks the card); all else takes Match.apply's checks. The phase is "play" only
+        # while nobody has won and no hand is over.
+        if (
+            type(action) is Action
+            and action.kind == "play"
+            and seat.__class__ is int
+            and seat == self._current
+            and self.phase == "play"
+        ):
+            events = self._play(seat, action)
+            self.history.append((seat, action))
+            self.log.extend(events)
+            return events
+        return super().apply(seat, action)
+
     def _apply(self, seat: int, action: Action) -> list[Event]:
         kind = action.kind
         if kind == "play" and self.phase == "play":
@@ -363,8 +386,10 @@ class WildTwistMatch(Match):
             raise IllegalAction(f"{card!r} is not a {GAME_NAME} card")
         hand = self.hands[seat]
         suit = card.suit
-        if card not in hand[suit]:
-            raise IllegalAction(f"you do not hold {card}")
+        try:
+            position = hand[suit].index(card)
+        except ValueError:
+            raise IllegalAction(f"you do not hold {card}") from None
         declared = action.choice
         if card.wild:
             if declared == HIGH:
@@ -416,7 +441,9 @@ class WildTwistMatch(Match):
             self.leader = seat
         # checks done: change the state
         key = card.index * 2 + (declared == LOW)  # play_key, inlined
-        hand[suit].remove(card)
+        del hand[suit][position]
+        # a Wild is last in its suit, its two plays last in the suit's plays
+        del self.plays[seat][suit][position : position + 1 + card.wild]
         self.sizes[seat] -= 1
         trick.append(TRICK_ENTRIES[seat][key])
         events = [PLAY_EVENTS[seat][key]]
@@ -456,25 +483,20 @@ class WildTwistMatch(Match):
     def _finish_trick(self, events: list[Event]) -> None:
         winner = self.best_seat
         plays = tuple(self.trick)
-        cards = tuple([entry[1] for entry in plays])  # a list is faster than a generator
-        points = 0
-        for card in cards:
-            points += card.points
+        cards = tuple(map(_entry_card, plays))  # map with a getter runs at C speed
+        points = sum(map(_card_points, cards))
         self.taken[winner].extend(cards)
         self.points_visible[winner] += points
         self.tricks_won[winner] += 1
-        data: dict[str, Any] = {
-            "points": points,
-            "leader": plays[0][0],
-            "trick": len(self.tricks) + 1,
-        }
+        leader = plays[0][0]
+        data: dict[str, Any] = {"points": points, "leader": leader, "trick": len(self.tricks) + 1}
         if not self.tricks and self.leftovers:
             self.leftovers_to = winner
             data["leftovers"] = len(self.leftovers)
-        completed = (plays[0][0], winner, plays)
+        completed = (leader, winner, plays)
         self.tricks.append(completed)
         self.last_trick = completed
-        events.append(Event("trick_won", seat=winner, cards=cards, count=len(cards), data=data))
+        events.append(Event("trick_won", winner, cards, len(cards), data))
         self.trick = []
         self.lead_suit = -1
         self.leader = winner
@@ -542,6 +564,7 @@ class WildTwistMatch(Match):
         other.history = self.history[:]
         other.log = self.log[:]
         other.hands = [[s[:] for s in hand] for hand in self.hands]
+        other.plays = [[s[:] for s in plays] for plays in self.plays]
         other.sizes = self.sizes[:]
         other.leftovers = self.leftovers[:]
         other.trick = self.trick[:]

@@ -41,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from reference_bots import reference_bot
 
 from unotable.ai.levels import build
+from unotable.ai.search import DEFAULT_BUDGET_MS
 from unotable.ai.stats import mean_interval
 from unotable.engine import GAME_IDS, get_game
 
@@ -51,9 +52,10 @@ START, END = "<!-- ai_strength:start -->", "<!-- ai_strength:end -->"
 UNO_GAMES = ("uno", "uno-minecraft")
 PLAYERS = 4
 TABLES = (("hard", "normal"), ("hard", "reference"), ("normal", "reference"))
-# deals per table: sized so a game takes some minutes at nice 15 on the shared 2 cores
-DEALS = {"uno": 300, "uno-minecraft": 300, "uno-hearts": 120, "wild-twist-hearts": 80}
-HARD_MS = 15.0
+# deals per table: sized so hard at its default budget takes about ten minutes a game on
+# the shared 2 cores, with intervals narrow enough for the effects measured
+DEALS = {"uno": 200, "uno-minecraft": 200, "uno-hearts": 100, "wild-twist-hearts": 100}
+HARD_MS = DEFAULT_BUDGET_MS  # the shipped hard player, as a user meets it
 
 
 # -- one hand -------------------------------------------------------------------------------

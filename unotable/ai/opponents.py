@@ -25,8 +25,10 @@ from .cards import UNO_COLOURS, uno_card
 
 PER_COLOUR = 25  # cards of each colour in the deck (RULES §3.1)
 HONEST_RATE = 0.5  # chance a seat plays a Wild Draw Four it may play honestly
-# Beta priors (successes, failures): bluffs are rare except against a seat on one card
-BLUFF_PRIOR = (1.0, 5.0)
+# Beta priors (successes, failures): bluffs are rare except against a seat on one card.
+# A holder of the colour nearly always has another play, so even a 1-in-6 prior made
+# every Wild Draw Four look guilty: a seat is challenged once it has been seen bluffing.
+BLUFF_PRIOR = (1.0, 30.0)
 BLUFF_PRIOR_LAST_CARD = (2.0, 2.0)
 CHALLENGE_PRIOR = (1.0, 3.0)
 # challenging costs 2 extra cards when wrong and swings 8 cards plus the turn when right

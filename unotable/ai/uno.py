@@ -145,9 +145,9 @@ class UnoBrain(Brain):
 
     attack_bias = 1.0
     colour_weight = 2.0  # per card left in the colour the play makes active
-    points_weight = 1 / 25.0  # shed high-scoring cards
-    wild_hold = 7.0  # reluctance to spend a wild while nobody threatens
-    scarcity = 0.15  # per unseen card of a named colour
+    points_weight = 0.01  # points only break ties: spending action cards early loses hands
+    wild_hold = 12.0  # reluctance to spend a wild while nobody threatens (measured)
+    scarcity = 0.3  # per unseen card of a named colour
     change_bonus = 0.5
     void_bonus = 1.5  # the next seat has shown it lacks the colour
     draw_threshold = -20.0  # draw rather than make a play scoring below this

@@ -32,6 +32,7 @@ from .base import Brain
 from .cards import trick_card, uno_card
 from .rollout import Policy, policy_for, turn_actions
 from .uno import best_colour, colour_counts, unseen_by_colour
+from .uno_value import WEIGHTS, utility
 
 UNO_GAMES = ("uno", "uno-minecraft")
 _MODULES = {
@@ -44,7 +45,6 @@ DEFAULT_BUDGET_MS = 100.0
 ALPHA = 0.1  # family-wise chance of overriding the default by luck
 PRUNE_AFTER = 12  # worlds before candidates clearly worse than the default are dropped
 MAX_PLAYOUT_STEPS = 3000  # a hand never needs this many; guards against a stuck playout
-UNO_SIZE_WEIGHT = 0.45  # how much each card in hand lowers the chance of going out
 
 Determinizer = Callable[..., Match]
 
@@ -73,6 +73,7 @@ class SearchBrain(Brain):
         self.alpha = alpha
         self.uno_rounds = 3  # UNO playouts: rounds of turns before guessing from hand sizes
         self.uno_colours = 2  # UNO: colours tried for a wild (most held, plus the next seat's void)
+        self.uno_weights = WEIGHTS.get(game_id, WEIGHTS["uno"])
         self.policy: Policy = policy_for(game_id)
         self.determinize = determinizer_for(game_id)
         self._cancel = threading.Event()
@@ -350,12 +351,15 @@ class SearchBrain(Brain):
         return MAX_PLAYOUT_STEPS
 
     def estimate(self, match: Match, me: int) -> float:
-        """Chance of going out first, guessed from hand sizes (fewer cards, better odds)."""
-        sizes = [len(h) for h in getattr(match, "hands", ())]
-        if not sizes:
+        """Chance of going out first, from the fitted model of ``uno_value`` (hand sizes,
+        wilds held, turn order, whether a short hand can play now)."""
+        if not getattr(match, "hands", None):
             return 0.0
-        weights = [math.exp(-UNO_SIZE_WEIGHT * s) for s in sizes]
-        return weights[me] / sum(weights)
+        weights = self.uno_weights
+        utilities = [utility(match, s, weights) for s in range(match.players)]
+        top = max(utilities)
+        exps = [math.exp(u - top) for u in utilities]
+        return exps[me] / sum(exps)
 
     def value(self, match: Match, me: int, hands_before: int) -> float:
         """What the hand's outcome is worth to me (higher is better)."""

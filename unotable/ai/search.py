@@ -81,7 +81,7 @@ class SearchBrain(Brain):
         self.uno_rounds = 1
         self.uno_colours = 2  # UNO: colours tried for a wild (most held, plus the next seat's void)
         self.bluff_victim = 1  # UNO: a Wild Draw Four bluff is searched against this many cards
-        self.draw_for_wilds = False  # UNO: search drawing when only wilds can be played
+        self.draw_for_wilds = True  # UNO: search drawing when only wilds can be played
         self.uno_weights = WEIGHTS.get(game_id, WEIGHTS["uno"])
         self.policy: Policy = policy_for(game_id)
         self.determinize = determinizer_for(game_id)

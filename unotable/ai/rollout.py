@@ -60,6 +60,75 @@ def holds_active(match: Any, seat: int) -> bool:
 
 def uno_policy(match: Any, seat: int, legal: list[Action], rng: random.Random) -> Action:
     """Normal's main terms; a bluffed Wild Draw Four only against a seat on one card."""
+    hands = getattr(match, "hands", None)
+    if hands is not None and type(match).__module__ == _ENGINE:
+        return _engine_uno_policy(match, seat, legal)
+    return _generic_uno_policy(match, seat, legal)
+
+
+_ENGINE = "unotable.engine.uno.match"
+_NUMBER, _SKIP, _REVERSE, _DRAW_TWO, _WD4 = 0, 1, 2, 3, 5  # the engine's card effects
+_COLOUR_INDEX = {c: i for i, c in enumerate(UNO_COLOURS)}
+
+
+def _engine_uno_policy(match: Any, seat: int, legal: list[Action]) -> Action:
+    """``_generic_uno_policy`` reading the engine's card attributes (the playouts' hot path):
+    the same choice, without parsing card names."""
+    hands = match.hands
+    hand = hands[seat]
+    held = [0, 0, 0, 0]
+    for card in hand:
+        if not card.is_wild:
+            held[card.color_index] += 1
+    n = match.players
+    size = len(hand)
+    victim_size = len(hands[(seat + match.direction) % n])
+    danger = min(len(h) for i, h in enumerate(hands) if i != seat)
+    attack = _ATTACK[min(victim_size, 5)]
+    wild_cost = (7.0 if size > 3 else 2.0) if size > 1 and danger > 2 else 0.0
+    bluff: bool | None = None
+    best: Action | None = None
+    best_score = -1e9
+    fallback: Action | None = None
+    for action in legal:
+        kind = action.kind
+        if kind == "play":
+            card = action.card
+            effect = card.effect
+            if card.is_wild:
+                score = held[_COLOUR_INDEX.get(action.choice, 0)] * 2.0 + card.points * 0.04
+                score -= wild_cost
+                if effect == _WD4:
+                    if bluff is None:
+                        bluff = held[match.color] > 0
+                    if bluff:
+                        if victim_size > 1:
+                            continue
+                        score += 6.0
+                    score += attack * 1.2
+            else:
+                score = held[card.color_index] * 2.0 - 2.0 + card.points * 0.04
+            if effect == _DRAW_TWO:
+                score += attack * 1.3
+            elif effect == _SKIP or (effect == _REVERSE and n == 2):
+                score += attack
+            if action.uno:
+                score += 0.1
+            if score > best_score:
+                best, best_score = action, score
+        elif kind == "color":
+            if fallback is None or held[_COLOUR_INDEX.get(action.choice, 0)] > (
+                held[_COLOUR_INDEX.get(fallback.choice, 0)] if fallback.kind == "color" else 0
+            ):
+                fallback = action
+        elif kind == "accept" or fallback is None:
+            fallback = action
+    if best is not None:
+        return best
+    return fallback if fallback is not None else legal[0]
+
+
+def _generic_uno_policy(match: Any, seat: int, legal: list[Action]) -> Action:
     best: Action | None = None
     best_score = -1e9
     hands = getattr(match, "hands", None)

@@ -32,6 +32,7 @@ from .base import Brain
 from .cards import trick_card, uno_card
 from .rollout import Policy, policy_for, turn_actions
 from .uno import best_colour, colour_counts, unseen_by_colour
+from .uno_value import WEIGHTS, utility
 
 UNO_GAMES = ("uno", "uno-minecraft")
 _MODULES = {
@@ -41,10 +42,12 @@ _MODULES = {
     "wild-twist-hearts": "unotable.engine.wild_twist",
 }
 DEFAULT_BUDGET_MS = 100.0
-ALPHA = 0.1  # family-wise chance of overriding the default by luck
+ALPHA = 0.1  # family-wise chance of overriding the default by luck (Hearts games)
+# UNO: each decision moves the chance of going out by about a percent, so a guard as strict
+# as the Hearts one leaves the search's findings unused (measured: 0.4 beat 0.1 and 0.8)
+UNO_ALPHA = 0.4
 PRUNE_AFTER = 12  # worlds before candidates clearly worse than the default are dropped
 MAX_PLAYOUT_STEPS = 3000  # a hand never needs this many; guards against a stuck playout
-UNO_SIZE_WEIGHT = 0.45  # how much each card in hand lowers the chance of going out
 
 Determinizer = Callable[..., Match]
 
@@ -64,15 +67,22 @@ class SearchBrain(Brain):
         prior: Brain,
         budget_ms: float = DEFAULT_BUDGET_MS,
         worlds: int | None = None,
-        alpha: float = ALPHA,
+        alpha: float | None = None,
     ) -> None:
         self.game = game_id
         self.prior = prior
         self.budget_ms = budget_ms
         self.worlds = worlds  # fixed number of sampled worlds (tests), instead of the clock
-        self.alpha = alpha
-        self.uno_rounds = 3  # UNO playouts: rounds of turns before guessing from hand sizes
+        uno = game_id in UNO_GAMES
+        self.alpha = alpha if alpha is not None else UNO_ALPHA if uno else ALPHA
+        # UNO playouts: rounds of turns before the fitted estimate (uno_value) takes over;
+        # one round sees the replies to the move, and the estimate is sharper than more
+        # rounds of playout noise
+        self.uno_rounds = 1
         self.uno_colours = 2  # UNO: colours tried for a wild (most held, plus the next seat's void)
+        self.bluff_victim = 1  # UNO: a Wild Draw Four bluff is searched against this many cards
+        self.draw_for_wilds = True  # UNO: search drawing when only wilds can be played
+        self.uno_weights = WEIGHTS.get(game_id, WEIGHTS["uno"])
         self.policy: Policy = policy_for(game_id)
         self.determinize = determinizer_for(game_id)
         self._cancel = threading.Event()
@@ -215,11 +225,14 @@ class SearchBrain(Brain):
             info = uno_card(action.card)
             if info.colour is None and action.choice not in worth:
                 continue
-            if info.kind == "wd4" and bluffing and victim_size > 1:
-                continue  # a bluff: only worth searching against a seat on one card
+            if info.kind == "wd4" and bluffing and victim_size > self.bluff_victim:
+                continue  # a bluff: only worth searching against a seat about to win
             plays.append(action)
         keep = [a for a in actions if a.kind in ("keep",)]
         result = plays + keep
+        if self.draw_for_wilds and plays and all(uno_card(a.card).colour is None for a in plays):
+            # only wilds play: drawing instead keeps the wild for later
+            result += [a for a in actions if a.kind == "draw"]
         if not plays:
             result = list(actions)
         if default not in result:
@@ -350,12 +363,15 @@ class SearchBrain(Brain):
         return MAX_PLAYOUT_STEPS
 
     def estimate(self, match: Match, me: int) -> float:
-        """Chance of going out first, guessed from hand sizes (fewer cards, better odds)."""
-        sizes = [len(h) for h in getattr(match, "hands", ())]
-        if not sizes:
+        """Chance of going out first, from the fitted model of ``uno_value`` (hand sizes,
+        wilds held, turn order, whether a short hand can play now)."""
+        if not getattr(match, "hands", None):
             return 0.0
-        weights = [math.exp(-UNO_SIZE_WEIGHT * s) for s in sizes]
-        return weights[me] / sum(weights)
+        weights = self.uno_weights
+        utilities = [utility(match, s, weights) for s in range(match.players)]
+        top = max(utilities)
+        exps = [math.exp(u - top) for u in utilities]
+        return exps[me] / sum(exps)
 
     def value(self, match: Match, me: int, hands_before: int) -> float:
         """What the hand's outcome is worth to me (higher is better)."""

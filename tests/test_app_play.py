@@ -8,7 +8,7 @@ from test_app_support import controller, make_app, play_one, settle, start
 from unotable.app.screens.scoreboard import ScoreboardScreen
 
 GAMES = [
-    ("uno", 4, 3, {}),
+    ("uno", 4, 10, {}),
     ("uno-minecraft", 3, 22, {}),
     ("uno-hearts", 4, 5, {"pass_three": True, "shoot_the_moon": True}),
     ("wild-twist-hearts", 4, 5, {"length": 1}),

@@ -12,6 +12,8 @@ import random
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
 from unotable.ai.levels import build
 from unotable.ai.opponents import UnoOpponents
 from unotable.ai.rollout import UnoPlayout
@@ -113,3 +115,23 @@ def test_hearts_hard_throws_the_13_point_card_without_searching() -> None:
     assert not player.brain.searchable(view, [throw, Action("play", card="2C")], throw)
     keep = Action("play", card="2C")
     assert player.brain.dumps_top_card(view, keep) is False
+
+
+@pytest.mark.parametrize(("game", "players"), [("uno", 4), ("uno-minecraft", 3), ("uno", 2)])
+def test_the_playout_policys_fast_path_chooses_as_the_generic_one(game: str, players: int) -> None:
+    # Search playouts read the engine's card attributes directly; every choice must be the
+    # one the name-reading policy makes, over whole seeded hands.
+    from unotable.ai.rollout import _engine_uno_policy, _generic_uno_policy, turn_actions
+
+    compared = 0
+    for seed in range(60):
+        match = get_game(game).new_match(players, {"target": 10000}, seed=seed)
+        rng = random.Random(seed)
+        while not match.hand_results:
+            seat = match.current if match.current is not None else match.actors()[0]
+            legal = turn_actions(match.legal_actions(seat))
+            fast = _engine_uno_policy(match, seat, legal)
+            assert fast == _generic_uno_policy(match, seat, legal), f"seed {seed}: {legal}"
+            compared += 1
+            match.apply(seat, fast if rng.random() < 0.7 else rng.choice(legal))
+    assert compared > 1000

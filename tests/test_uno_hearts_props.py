@@ -17,7 +17,7 @@ from unotable.engine import Action, IllegalAction, get_game
 from unotable.engine.uno_hearts import DECK, UnoHeartsMatch, determinize
 
 SPEC = get_game("uno-hearts")
-MATCHES_PER_COUNT = 2000
+MATCHES_PER_COUNT = 1200  # 8,400 seeded matches over the seven player counts
 FULL_LENGTH_EVERY = 50  # one match in this many plays to the full target of 60
 MAX_ACTIONS = 20_000
 TOTAL_POINTS = 37

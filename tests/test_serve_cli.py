@@ -65,7 +65,15 @@ def test_unreadable_authorized_keys(empty_home: Path, capsys: pytest.CaptureFixt
 
 
 @pytest.mark.parametrize(
-    "argv", [["ssh", "--port", "65536"], ["ssh", "--max-sessions", "0"], ["web", "--port", "x"]]
+    "argv",
+    [
+        ["ssh", "--port", "65536"],
+        ["ssh", "--max-sessions", "0"],
+        ["web", "--port", "x"],
+        ["ssh", "--max-tables", "0"],
+        ["web", "--max-seats", "9"],
+        ["web", "--table-idle-minutes", "-1"],
+    ],
 )
 def test_bad_numbers_are_one_line_errors(
     argv: list[str], capsys: pytest.CaptureFixture[str]
@@ -83,7 +91,7 @@ def test_web_off_loopback_warns(
 
     started: list[tuple[str, int]] = []
     monkeypatch.setattr(
-        web, "serve_forever", lambda host, port, *_: started.append((host, port)) or 0
+        web, "serve_forever", lambda host, port, *_, **__: started.append((host, port)) or 0
     )
     assert serve.run(parse("web", "--host", "0.0.0.0", "--data-dir", str(tmp_path))) == 0
     assert started == [("0.0.0.0", 8000)]
@@ -91,6 +99,33 @@ def test_web_off_loopback_warns(
     assert serve.run(parse("web", "--data-dir", str(tmp_path))) == 0
     assert started[-1] == ("127.0.0.1", 8000)
     assert "WARNING" not in capsys.readouterr().err
+
+
+def test_shared_table_limits_reach_both_servers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from unotable.serve import ssh, web
+
+    given: dict[str, object] = {}
+
+    def fake_web(*_: object, shared_tables: bool, tables: dict[str, object]) -> int:
+        given["web"] = (shared_tables, tables)
+        return 0
+
+    async def fake_ssh(settings: ssh.SshSettings) -> int:
+        given["ssh"] = (settings.shared_tables, settings.tables)
+        return 0
+
+    monkeypatch.setattr(web, "serve_forever", fake_web)
+    monkeypatch.setattr(ssh, "serve_forever", fake_ssh)
+    limits = ["--max-tables", "3", "--max-seats", "4", "--rejoin-grace", "30"]
+    limits += ["--table-idle-minutes", "5", "--data-dir", str(tmp_path)]
+    assert serve.run(parse("web", *limits)) == 0
+    assert serve.run(parse("ssh", "--open", *limits)) == 0
+    expected = {"max_tables": 3, "max_seats": 4, "grace": 30.0, "idle_close": 300.0}
+    assert given == {"web": (True, expected), "ssh": (True, expected)}
+    assert serve.run(parse("web", "--no-shared-tables", "--data-dir", str(tmp_path))) == 0
+    assert given["web"][0] is False  # type: ignore[index]
 
 
 def processes_mentioning(text: str) -> list[int]:

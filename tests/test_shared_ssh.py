@@ -7,17 +7,25 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import signal
+import sys
 import time
 from pathlib import Path
+from secrets import token_hex
+from types import SimpleNamespace
 from typing import Any
 
+import aiohttp
 import asyncssh
 import pyte
 import pytest
 from test_serve_ssh import connect, host_key, open_table, running_table  # noqa: F401
+from test_serve_web import free_port, wait_for_listener
 
 from unotable.app.games import presentation_for
 from unotable.controller.wire import encode
+from unotable.engine import get_game
+from unotable.tables import service as service_module
 from unotable.tables import table as table_module
 from unotable.tables.client import snapshot_of
 from unotable.tables.service import TableService
@@ -36,6 +44,7 @@ class Terminal:
         self.stream = pyte.ByteStream(self.screen)
         self.frames = 0
         self.pressed_at: Any = None
+        self.retry_at = 0.0
 
     def text(self) -> str:
         return "\n".join(self.screen.display)
@@ -62,9 +71,14 @@ class Terminal:
         self.process.stdin.write(keys.encode())
 
 
+# words that name a kind of card in the rules' prose, not a card anyone holds
+PROSE = re.compile(r"Wild Draw (Four|Two)")
+
+
 def shows(text: str, labels: set[str]) -> set[str]:
     """Labels written whole on screen: between spaces, brackets or punctuation (a toast's
     edge over "Y15" leaves "Y1▌", which is not a card shown)."""
+    text = PROSE.sub("", text)
     return {
         label
         for label in labels
@@ -89,17 +103,34 @@ def cards_named(snapshot: Any) -> set[str]:
     return found
 
 
+# each game's options, and a deal (the table's seed) whose hand is short when the humans
+# play the hint's card and answer every dialog with its first choice: 23 and 32 actions
+# in the UNO games, where most deals take 50 to 100
+HANDS = {
+    "uno": ({}, 89),
+    "uno-minecraft": ({}, 89),
+    "uno-hearts": ({"pass_three": False}, 7),
+    "wild-twist-hearts": ({}, 7),
+}
+
+
+@pytest.mark.parametrize("game", list(HANDS))
 async def test_three_ssh_players_play_a_hand_at_one_table(
+    game: str,
     tmp_path: Path,
     host_key: asyncssh.SSHKey,  # noqa: F811
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    options, seed = HANDS[game]
+    monkeypatch.setattr(
+        service_module, "secrets", SimpleNamespace(randbits=lambda _bits: seed, token_hex=token_hex)
+    )
     ann_dir = tmp_path / "users" / "ann"
     ann_dir.mkdir(parents=True)
     setup = {
-        "game": "uno-hearts",
+        "game": game,
         "seats": [["ann", "human"], ["bo", "human"], ["cy", "human"], ["Comp", "normal"]],
-        "options": {"pass_three": False},
+        "options": options,
     }
     (ann_dir / "settings.json").write_text(json.dumps({"last_setup": setup}))
     async with running_table(host_key, data_dir=tmp_path, table_speed="instant") as server:
@@ -119,47 +150,94 @@ async def test_three_ssh_players_play_a_hand_at_one_table(
             ann.press("n")
             await ann.until("Waiting for players to sit down")
             (table,) = service.tables.values()
-            style = presentation_for("uno-hearts")
-            # every card each seat was ever sent as its own (its screen may lag behind)
-            held: dict[int, set[str]] = {0: set(), 1: set(), 2: set()}
+            style = presentation_for(game)
+            controller = table.controller
+
+            def labels(cards: Any) -> set[str]:
+                return {style.label(controller.match.parse_card(c)) for c in cards}
+
+            def at_version(compute: Any) -> Any:
+                """``compute(*args)``, worked out once per state of the match."""
+                cache: dict[Any, Any] = {}
+                version = [-1]
+
+                def cached(*args: Any) -> Any:
+                    if version[0] != controller.version:
+                        cache.clear()
+                        version[0] = controller.version
+                    if args not in cache:
+                        cache[args] = compute(*args)
+                    return cache[args]
+
+                return cached
+
+            @at_version
+            def public_now() -> set[str]:
+                return labels(cards_named(encode(controller.snapshot(None))))
+
+            @at_version
+            def hand_of(seat: int) -> set[str]:
+                return {style.label(c) for c in controller.match.view(seat).hand}
+
+            # every card a seat was ever sent, and every card a spectator ever saw: a
+            # screen may lag behind its frames, so what it shows is judged by all of them
+            sent: dict[int, set[str]] = {0: set(), 1: set(), 2: set()}
+            public: set[str] = set()
+            frames: dict[int, int] = {0: 0, 1: 0, 2: 0}
             original_send = table_module.Connection.send
 
             def send(conn: Any, message: dict[str, Any]) -> None:
+                """Every snapshot frame a player is sent names only cards of their own
+                hand, cards any spectator sees, and cards shown to them alone (a
+                challenged hand, their own draws)."""
                 if message.get("type") == "snapshot" and conn.seat is not None:
+                    seat = conn.seat
                     snap = snapshot_of(json.loads(json.dumps(message)))
-                    held.setdefault(conn.seat, set()).update(style.label(c) for c in snap.view.hand)
+                    assert snap.view.seat == seat
+                    match = controller.match
+                    own = hand_of(seat)
+                    shown = {
+                        style.label(card)
+                        for event in match.log
+                        if event.private_to is not None and seat in event.private_to
+                        for card in event.cards
+                    }
+                    public.update(public_now())
+                    extra = labels(cards_named(message["snapshot"])) - own - public - shown
+                    assert not extra, f"seat {seat} was sent {extra}"
+                    sent[seat].update(labels(cards_named(message["snapshot"])))
+                    frames[seat] += 1
                 original_send(conn, message)
 
             monkeypatch.setattr(table_module.Connection, "send", send)
 
             def check(player: Terminal) -> None:
-                """Nothing on this player's screen belongs to another hand, unless everyone
-                has seen it or this player once held it."""
+                """Nothing on this player's screen belongs to another hand, unless it was
+                sent to this player or everyone has seen it."""
                 seat = names.index(player.name)
-                match = table.controller.match
-                hands = {s: {style.label(c) for c in match.view(s).hand} for s in range(4)}
-                public = {
-                    style.label(match.parse_card(c))
-                    for c in cards_named(encode(table.controller.snapshot(None)))
-                }
-                for other, labels in hands.items():
-                    if other != seat:
-                        leaked = shows(player.text(), labels - held[seat] - public)
-                        assert not leaked, (
-                            f"{player.name} sees seat {other}'s {leaked}:\n{player.text()}\n"
-                            f"{[str(e) for e in match.log[-8:]]}"
-                        )
+                match = controller.match
+                public.update(public_now())
+                for other in range(len(setup["seats"])):
+                    if other == seat:
+                        continue
+                    theirs = hand_of(other)
+                    leaked = shows(player.text(), theirs - sent[seat] - public)
+                    assert not leaked, (
+                        f"{player.name} sees seat {other}'s {leaked}:\n{player.text()}\n"
+                        f"{[str(e) for e in match.log[-8:]]}"
+                    )
 
             for player in (bo, cy):
                 await player.until("Shared tables")
                 player.press("j")
-                await player.until("UNO Hearts  [waiting")  # the table, in the list
+                await player.until(f"{get_game(game).name}  [waiting")  # the table, in the list
                 player.press("\r")
                 await player.until("Your hand", check)
             assert table.started and [s.holder is not None for s in table.seats[:3]] == [1, 1, 1]
 
-            # everyone plays with their keys: the hint's card (H, then Enter), the first
-            # choice in a dialog; every frame each of them is sent is checked
+            # everyone plays with their keys, when their own screen says it is their turn:
+            # the hint's card (H, then Enter; U first on two cards), D when nothing
+            # matches, the first choice in a dialog; every frame sent to them is checked
             deadline = time.monotonic() + 4 * WAIT
             while not table.controller.match.hand_results:
                 assert time.monotonic() < deadline, (
@@ -175,21 +253,30 @@ async def test_three_ssh_players_play_a_hand_at_one_table(
                     moment = (table.controller.version, dialog)
                     if "✗" in screen:  # refused (the hand changed under the hint): again
                         player.pressed_at = None
-                    if player.pressed_at == moment:
+                    if player.pressed_at == moment and time.monotonic() < player.retry_at:
                         continue  # its last key press has not been taken yet
                     if dialog:
                         player.press("1")
-                    elif table.controller.turn().seat == seat and "Your " in screen:
+                    elif table.controller.turn().seat != seat:
+                        continue
+                    elif "press D to" in screen:  # draw, or pass when nothing is left
+                        player.press("d")
+                    elif "Your turn" in screen or "Your lead" in screen:
+                        if "press U to call UNO" in screen:
+                            player.press("u")  # with the next play, as a player should
                         player.press("h")
                         await asyncio.sleep(0.05)
                         player.press("\r")
                     else:
                         continue
                     player.pressed_at = moment
+                    # a key that reached a screen about to change is dropped: press again
+                    player.retry_at = time.monotonic() + 3
                 await asyncio.sleep(0.02)
             for player in players:
-                await player.until("Hand 1 is over", check)
+                await player.until(" 1 is over", check)  # "Hand 1", or "Game 1" in Wild Twist
             assert all(p.frames > 20 for p in players)
+            assert min(frames.values()) > 10  # every seat's snapshots were checked
         finally:
             for conn in connections:
                 conn.close()
@@ -218,7 +305,7 @@ async def test_a_player_killed_mid_turn_gets_a_computer_then_their_seat_back(
         host_key,
         data_dir=tmp_path,
         table_speed="instant",
-        rejoin_grace=1.0,
+        tables={"grace": 1.0},
         open_access=False,
         authorized_keys=authorized,
     ) as server:
@@ -284,3 +371,120 @@ async def test_a_player_killed_mid_turn_gets_a_computer_then_their_seat_back(
         finally:
             ann_conn.close()
             bo_conn.close()
+
+
+async def test_a_browser_tab_sits_at_an_ssh_players_table(
+    tmp_path: Path,
+    host_key: asyncssh.SSHKey,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`serve ssh` and `serve web` on one data dir share their tables: a player in a
+    browser tab finds the table an SSH player made, sits down and plays at it."""
+    monkeypatch.setattr(
+        service_module, "secrets", SimpleNamespace(randbits=lambda _bits: 7, token_hex=token_hex)
+    )  # a deal where the guest, at seat 2, plays first
+    ann_dir = tmp_path / "users" / "ann"
+    ann_dir.mkdir(parents=True)
+    setup = {
+        "game": "uno",
+        "seats": [["ann", "human"], ["Guest", "human"], ["Comp", "normal"]],
+        "options": {},
+    }
+    (ann_dir / "settings.json").write_text(json.dumps({"last_setup": setup}))
+    async with running_table(host_key, data_dir=tmp_path, table_speed="instant") as server:
+        service = server.tables
+        assert isinstance(service, TableService)  # the SSH server runs the tables
+        port = free_port()
+        web = await asyncio.create_subprocess_exec(
+            sys.executable,
+            *("-m", "unotable", "serve", "web", "--port", str(port), "--data-dir", str(tmp_path)),
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        conn = await connect(server, username="ann")
+        try:
+            ann = Terminal("ann", await open_table(conn, term_size=(COLS, ROWS)))
+            await ann.until("Shared tables")
+            ann.press("j")
+            await ann.until("No shared table yet")
+            ann.press("n")
+            await ann.until("Waiting for players to sit down")
+            (table,) = service.tables.values()
+            await wait_for_listener(port)
+            tab = "c" * 32
+            url = f"ws://127.0.0.1:{port}/ws/tab/{tab}?width={COLS}&height={ROWS}"
+            async with (
+                aiohttp.ClientSession(trust_env=False) as http,
+                http.ws_connect(url) as websocket,
+            ):
+                browser = Browser(websocket)
+                await browser.until("Start")  # the lobby
+                await browser.press("j")
+                await browser.until("UNO  [waiting")  # the SSH player's table, listed
+                await browser.press("\r")
+                await browser.until("Your hand")
+                assert table.started and table.seats[1].holder is not None
+                assert table.seats[1].name == "guest-cccc"  # the tab's player, at seat 2
+                await ann.until("guest-cccc")
+                # the browser's player plays: a key there moves the one controller
+                deadline = time.monotonic() + WAIT
+                while table.controller.turn().seat != 1:  # the guest's turn comes
+                    assert time.monotonic() < deadline, f"no turn for the guest:\n{ann.text()}"
+                    await browser.read(0.05)
+                    await ann.read(0.05)
+                    if table.controller.turn().seat == 0 and "Your turn" in ann.text():
+                        ann.press("d")
+                        await ann.read(0.5)
+                before = len(table.controller.match.log)
+                await browser.until("Your turn")
+                await browser.press("d")
+                await until_true(lambda: len(table.controller.match.log) > before)
+                assert (
+                    table.controller.match.log[before].kind,
+                    table.controller.match.log[before].seat,
+                ) == ("draw", 1)
+        finally:
+            conn.close()
+            web.send_signal(signal.SIGINT)
+            try:
+                await asyncio.wait_for(web.wait(), WAIT)
+            finally:
+                if web.returncode is None:
+                    web.kill()
+                    await web.wait()
+
+
+class Browser:
+    """A browser tab's terminal, as textual-serve's page would draw it."""
+
+    def __init__(self, websocket: Any) -> None:
+        self.websocket = websocket
+        self.screen = pyte.Screen(COLS, ROWS)
+        self.stream = pyte.ByteStream(self.screen)
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    async def read(self, timeout: float) -> None:
+        try:
+            message = await self.websocket.receive(timeout=timeout)
+        except TimeoutError:
+            return
+        assert message.type == aiohttp.WSMsgType.BINARY, message
+        self.stream.feed(message.data)
+
+    async def until(self, words: str) -> None:
+        deadline = time.monotonic() + WAIT
+        while words not in self.text():
+            assert time.monotonic() < deadline, f"the browser shows no {words!r}:\n{self.text()}"
+            await self.read(0.2)
+
+    async def press(self, keys: str) -> None:
+        await self.websocket.send_json(["stdin", keys])
+
+
+async def until_true(check: Any) -> None:
+    deadline = time.monotonic() + WAIT
+    while not check():
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.05)

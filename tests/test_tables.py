@@ -280,6 +280,12 @@ async def test_limits_and_bad_frames(service: TableService) -> None:
     await another.client.send({"type": "create", "game": "uno", "seats": seats})
     await another.until(lambda b: b.refusals, play=False)
     assert "at most 1 tables" in another.refusals[0]
+    # a table with more seats than the server allows is refused with what to do
+    service.max_tables, service.max_seats = 10, 2
+    three = [*seats, {"name": "Z", "kind": "easy"}]
+    await another.client.send({"type": "create", "game": "uno", "seats": three})
+    await another.until(lambda b: len(b.refusals) > 1, play=False)
+    assert "seat at most 2" in another.refusals[1] and len(service.tables) == 1
     # chat: control characters stripped, length cut, bursts refused
     await another.client.send({"type": "watch", "table": next(iter(service.tables))})
     await bots[0].client.send(

@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from unotable.tables import DEFAULT_GRACE, DEFAULT_IDLE_CLOSE, DEFAULT_MAX_SEATS, DEFAULT_MAX_TABLES
+
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_SSH_PORT = 2222
 DEFAULT_WEB_PORT = 8000
@@ -97,6 +99,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help=f"at Ctrl+C, how long a player's client (ssh) or table (web) gets to finish "
         f"before it is cut off or killed (default {DEFAULT_SHUTDOWN_GRACE:g})",
     )
+    _add_table_limits(common)
     modes = parser.add_subparsers(dest="serve_mode", metavar="MODE", required=True)
 
     ssh = modes.add_parser(
@@ -131,35 +134,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
         f"(default {DEFAULT_MAX_SESSIONS})",
     )
     ssh.add_argument(
-        "--max-tables",
-        type=_positive_int,
-        default=10,
-        metavar="N",
-        help="shared tables at once, where players sit together from their own terminals "
-        "(default 10)",
-    )
-    ssh.add_argument(
-        "--rejoin-grace",
-        type=_seconds,
-        default=120.0,
-        metavar="SECONDS",
-        help="how long a dropped player's seat at a shared table waits for them before a "
-        "computer plays it (default 120)",
-    )
-    ssh.add_argument(
-        "--table-idle-minutes",
-        type=_minutes,
-        default=30.0,
-        metavar="MINUTES",
-        help="a shared table nobody is at is closed after this long; its save stays and it "
-        "reopens when the server restarts (default 30, 0 never)",
-    )
-    ssh.add_argument(
-        "--no-shared-tables",
-        action="store_true",
-        help="every connection plays alone (no Shared tables in the lobby)",
-    )
-    ssh.add_argument(
         "--idle-timeout",
         type=_minutes,
         default=DEFAULT_IDLE_MINUTES,
@@ -181,6 +155,64 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="URL",
         help="the address browsers use, when it differs from http://HOST:PORT",
     )
+
+
+def _add_table_limits(common: argparse.ArgumentParser) -> None:
+    tables = common.add_argument_group(
+        "shared tables (docs/tables.md): players at one table from their own terminals"
+    )
+    tables.add_argument(
+        "--max-tables",
+        type=_positive_int,
+        default=DEFAULT_MAX_TABLES,
+        metavar="N",
+        help=f"shared tables at once (default {DEFAULT_MAX_TABLES})",
+    )
+    tables.add_argument(
+        "--max-seats",
+        type=_table_seats,
+        default=DEFAULT_MAX_SEATS,
+        metavar="N",
+        help=f"seats at one shared table, 2 to 8 (default {DEFAULT_MAX_SEATS})",
+    )
+    tables.add_argument(
+        "--rejoin-grace",
+        type=_seconds,
+        default=DEFAULT_GRACE,
+        metavar="SECONDS",
+        help="how long a dropped player's seat waits for them before a computer plays it "
+        f"(default {DEFAULT_GRACE:g})",
+    )
+    tables.add_argument(
+        "--table-idle-minutes",
+        type=_minutes,
+        default=DEFAULT_IDLE_CLOSE / 60,
+        metavar="MINUTES",
+        help="a shared table nobody is at is closed after this long; its save stays and it "
+        f"reopens when the server restarts (default {DEFAULT_IDLE_CLOSE / 60:g}, 0 never)",
+    )
+    tables.add_argument(
+        "--no-shared-tables",
+        action="store_true",
+        help="every connection plays alone (no Shared tables in the lobby)",
+    )
+
+
+def _table_seats(text: str) -> int:
+    value = _positive_int(text)
+    if not 2 <= value <= 8:
+        raise argparse.ArgumentTypeError(f"a table seats 2 to 8 players: {value}")
+    return value
+
+
+def table_settings(args: argparse.Namespace) -> dict[str, object]:
+    """The shared tables' limits, as TableService takes them."""
+    return {
+        "max_tables": args.max_tables,
+        "max_seats": args.max_seats,
+        "grace": args.rejoin_grace,
+        "idle_close": args.table_idle_minutes * 60,
+    }
 
 
 def _add_ssh_limits(ssh: argparse.ArgumentParser) -> None:
@@ -323,9 +355,7 @@ def _run_ssh(args: argparse.Namespace, data_dir: Path | None) -> int:
         sessionless_timeout=args.sessionless_timeout,
         shutdown_grace=args.shutdown_grace,
         shared_tables=not args.no_shared_tables,
-        max_tables=args.max_tables,
-        rejoin_grace=args.rejoin_grace,
-        table_idle=args.table_idle_minutes * 60,
+        tables=table_settings(args),
     )
     return asyncio.run(serve_forever(settings))
 
@@ -382,5 +412,11 @@ def _run_web(args: argparse.Namespace, data_dir: Path | None) -> int:
     from unotable.serve.web import serve_forever
 
     return serve_forever(
-        args.host, args.port, _resolve_data_dir(data_dir), args.public_url, args.shutdown_grace
+        args.host,
+        args.port,
+        _resolve_data_dir(data_dir),
+        args.public_url,
+        args.shutdown_grace,
+        shared_tables=not args.no_shared_tables,
+        tables=table_settings(args),
     )

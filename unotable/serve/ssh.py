@@ -66,10 +66,9 @@ class SshSettings:
     shutdown_grace: float = 3.0  # for a client to close its channel at shutdown
     # Shared tables (docs/tables.md): players at one table from their own terminals.
     shared_tables: bool = True
-    max_tables: int = 10
-    rejoin_grace: float = 120.0  # seconds a dropped player's seat waits before a computer
+    # their limits, as TableService takes them (max_tables, max_seats, grace, idle_close)
+    tables: dict[str, Any] = field(default_factory=dict)
     table_speed: str = "normal"  # how fast computers move at shared tables (tests: instant)
-    table_idle: float = 1800.0  # seconds before a shared table nobody is at is closed
     # The command for one player's table, given their data dir (tests swap in a stub).
     app_argv: Callable[[Path], list[str]] = field(default=app_argv)
 
@@ -388,10 +387,8 @@ class SshTable:
         if s.shared_tables:
             self.tables, self.tables_socket = await open_shared_tables(
                 s.data_dir,
-                max_tables=s.max_tables,
-                grace=s.rejoin_grace,
                 speed=s.table_speed,
-                idle_close=s.table_idle,
+                **s.tables,
             )
         self._server = await asyncssh.create_server(
             lambda: _Connection(self),

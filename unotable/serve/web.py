@@ -123,6 +123,7 @@ def make_server(
     shutdown_grace: float = 3.0,
     argv: Callable[[Path], list[str]] = app_argv,
     shared_tables: bool = True,
+    tables: dict[str, Any] | None = None,
 ) -> Any:
     import jinja2
     from aiohttp import web
@@ -290,7 +291,9 @@ def make_server(
         async def on_startup(self, app: web.Application) -> None:
             await super().on_startup(app)
             if shared_tables:
-                shared["service"], shared["socket"] = await open_shared_tables(data_dir)
+                shared["service"], shared["socket"] = await open_shared_tables(
+                    data_dir, **(tables or {})
+                )
 
         async def on_shutdown(self, app: web.Application) -> None:
             # textual-serve answers a cancelled tab by telling its app to quit.
@@ -311,10 +314,18 @@ def make_server(
 
 
 def serve_forever(
-    host: str, port: int, data_dir: Path, url: str | None, shutdown_grace: float = 3.0
+    host: str,
+    port: int,
+    data_dir: Path,
+    url: str | None,
+    shutdown_grace: float = 3.0,
+    shared_tables: bool = True,
+    tables: dict[str, Any] | None = None,
 ) -> int:
     """Serve until Ctrl+C (textual-serve handles SIGINT and SIGTERM)."""
-    server = make_server(host, port, data_dir, url, shutdown_grace)
+    server = make_server(
+        host, port, data_dir, url, shutdown_grace, shared_tables=shared_tables, tables=tables
+    )
     print(f"unotable: web table at {server.public_url}  (Ctrl+C stops it)", flush=True)
     server.serve()
     return 0

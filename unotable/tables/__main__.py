@@ -11,20 +11,26 @@ import asyncio
 import signal
 from pathlib import Path
 
-from .service import DEFAULT_GRACE, DEFAULT_MAX_TABLES, TableService
+from . import DEFAULT_GRACE, DEFAULT_MAX_SEATS, DEFAULT_MAX_TABLES
+from .service import TableService
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m unotable.tables")
     parser.add_argument("--data-dir", type=Path, required=True)
     parser.add_argument("--max-tables", type=int, default=DEFAULT_MAX_TABLES)
+    parser.add_argument("--max-seats", type=int, default=DEFAULT_MAX_SEATS)
     parser.add_argument("--grace", type=float, default=DEFAULT_GRACE)
     parser.add_argument("--speed", default="normal")
     args = parser.parse_args(argv)
 
     async def serve() -> None:
         service = TableService(
-            args.data_dir, max_tables=args.max_tables, grace=args.grace, speed=args.speed
+            args.data_dir,
+            max_tables=args.max_tables,
+            max_seats=args.max_seats,
+            grace=args.grace,
+            speed=args.speed,
         )
         await service.start()
         print(f"tables at {service.socket_path}", flush=True)

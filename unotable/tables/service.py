@@ -29,6 +29,7 @@ from unotable.store.files import atomic_write
 from unotable.store.matches import MatchFile, MatchGone, MatchInUse, summary_of
 from unotable.store.saves import SaveError
 
+from . import DEFAULT_GRACE, DEFAULT_IDLE_CLOSE, DEFAULT_MAX_SEATS, DEFAULT_MAX_TABLES
 from .protocol import (
     MAX_CLIENT_FRAME,
     ProtocolError,
@@ -42,9 +43,6 @@ log = logging.getLogger("unotable.tables")
 
 SOCKET_NAME = "tables.sock"
 META_DIR = "meta"
-DEFAULT_MAX_TABLES = 10
-DEFAULT_GRACE = 120.0
-DEFAULT_IDLE_CLOSE = 30 * 60.0  # an unstarted or deserted table is closed (its save stays)
 MAX_NAME = 16
 MAX_CONNECTIONS = 200
 _TABLE_ID = re.compile(r"^[0-9a-f]{8}$")
@@ -56,6 +54,7 @@ class TableService:
         data_dir: Path,
         *,
         max_tables: int = DEFAULT_MAX_TABLES,
+        max_seats: int = DEFAULT_MAX_SEATS,
         grace: float = DEFAULT_GRACE,
         idle_close: float = DEFAULT_IDLE_CLOSE,
         speed: str = "normal",
@@ -64,6 +63,7 @@ class TableService:
     ) -> None:
         self.dir = Path(data_dir) / "tables"
         self.max_tables = max_tables
+        self.max_seats = max_seats
         self.grace = grace
         self.idle_close = idle_close
         self.speed = speed
@@ -218,6 +218,11 @@ class TableService:
             spec.min_players <= len(raw_seats) <= spec.max_players
         ):
             raise ValueError(f"{spec.name} seats {spec.min_players} to {spec.max_players}")
+        if len(raw_seats) > self.max_seats:
+            raise ValueError(
+                f"tables on this server seat at most {self.max_seats}; "
+                f"take {len(raw_seats) - self.max_seats} seat(s) out in the lobby"
+            )
         seats: list[SeatState] = []
         for i, raw in enumerate(raw_seats):
             if not isinstance(raw, dict) or raw.get("kind") not in SEAT_KINDS:

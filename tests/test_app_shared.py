@@ -11,8 +11,9 @@ import pytest
 from test_app_support import make_app, play_one, screen_text
 from test_tables import Bot, connect
 
+from unotable.app.screens.handover import HandOverScreen
 from unotable.app.screens.lobby import LobbyScreen
-from unotable.app.screens.shared import SharedTablesScreen
+from unotable.app.screens.shared import SeatPlanScreen, SharedTablesScreen
 from unotable.app.screens.table import TableScreen
 from unotable.app.widgets.hand import HandView
 from unotable.tables.service import TableService
@@ -54,6 +55,8 @@ async def test_create_a_shared_table_and_play_with_a_second_terminal(
             await until(pilot, lambda: isinstance(app.screen, SharedTablesScreen), "no list")
             await until(pilot, lambda: "No shared table yet" in screen_text(app), "empty list")
             await pilot.press("n")  # a new shared table from the lobby's setup
+            await until(pilot, lambda: isinstance(app.screen, SeatPlanScreen), "no seat plan")
+            await pilot.press("enter")  # Bo's seat open for a friend, as it is
             await until(pilot, lambda: isinstance(app.screen, TableScreen), "no table")
             (table,) = service.tables.values()
             assert [s.name for s in table.seats[:2]] == ["Ann", "Bo"]
@@ -141,4 +144,95 @@ async def test_a_table_with_no_seat_for_others_is_not_created(
             await until(pilot, lambda: "nobody could join" in screen_text(app), "no reason")
             assert not service.tables
     finally:
+        await service.stop()
+
+
+async def test_hot_seat_players_share_one_terminal_at_a_shared_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ann and Cy play hot-seat at one terminal while Bo joins from his own: the keyboard
+    is handed over between Ann and Cy, and each sees only their own cards."""
+    service = TableService(tmp_path, speed="instant", grace=60.0, hand_over_wait=0.0)
+    await service.start()
+    monkeypatch.setenv("UNOTABLE_SERVED", "1")
+    monkeypatch.setenv("UNOTABLE_TABLES", str(service.socket_path))
+    monkeypatch.setenv("UNOTABLE_PLAYER", "Ann")
+    setup = {
+        "game": "uno",
+        "seats": [["You", "human"], ["Cy", "human"], ["Bo", "human"], ["Di", "normal"]],
+        "options": {},
+    }
+    app = make_app(last_setup=setup)
+    bo: Bot | None = None
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(
+                pilot,
+                lambda: isinstance(app.screen, LobbyScreen) and app.screen.filled,
+                "no lobby",
+            )
+            await pilot.press("j")
+            await until(pilot, lambda: isinstance(app.screen, SharedTablesScreen), "no list")
+            await pilot.press("n")
+            await until(pilot, lambda: isinstance(app.screen, SeatPlanScreen), "no seat plan")
+            await pilot.press("down", "enter")  # Cy: played here
+            assert "Cy: here, at this keyboard" in screen_text(app)
+            await pilot.press("home", "enter")  # create the table
+            await until(pilot, lambda: isinstance(app.screen, TableScreen), "no table")
+            (table,) = service.tables.values()
+            assert table.seats[1].local and not table.seats[1].open
+            assert table.seats[2].open and table.free_seats() == [2]
+
+            bo = await connect(service, 2)
+            await bo.client.send({"type": "join", "table": table.table_id, "name": "Bo"})
+            bo_plays = asyncio.ensure_future(
+                bo.until(lambda b: bool(b.snap and b.snap.hand_results))
+            )
+            await until(pilot, lambda: table.started, "the match did not begin")
+
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            handed_to: list[str] = []
+            turns = {0: 0, 1: 0}
+            match = table.controller.match
+            while not match.hand_results and sum(turns.values()) < 30:
+                await until(
+                    pilot,
+                    lambda: (
+                        isinstance(app.screen, HandOverScreen)
+                        or screen.acting_human() is not None
+                        or bool(match.hand_results)
+                    ),
+                    "nobody at Ann's terminal was asked",
+                )
+                if match.hand_results:
+                    break
+                if isinstance(app.screen, HandOverScreen):
+                    # the curtain: nobody's cards are on the terminal
+                    assert screen.snap.viewer is None
+                    handed_to.append(table.seats[match.current].name)
+                    await pilot.press("enter")
+                    continue
+                seat = screen.acting_human()
+                assert seat in (0, 1) and seat == match.current
+                shown = {str(c) for c in screen.query_one(HandView).cards}
+                assert shown == {str(c) for c in match.view(seat).hand}
+                assert not shown - {str(c) for c in match.view(seat).hand}
+                before = screen.snap.version
+                await play_one(pilot)
+                turns[seat] += 1
+                if app.screen is not screen:
+                    continue  # a dialog: answered in the next round
+
+                def moved(before: int = before) -> bool:
+                    return screen.snap.version > before or bool(match.hand_results)
+
+                await until(pilot, moved, "the card was not played")
+            assert turns[0] > 0 and turns[1] > 0
+            assert {"Ann", "Cy"} <= set(handed_to)
+            assert bo.snap is not None and bo.snap.viewer == 2  # Bo's own seat, his own cards
+            bo_plays.cancel()
+    finally:
+        if bo is not None:
+            await bo.client.close()
         await service.stop()

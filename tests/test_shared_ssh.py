@@ -148,6 +148,8 @@ async def test_three_ssh_players_play_a_hand_at_one_table(
             ann.press("j")
             await ann.until("No shared table yet")
             ann.press("n")
+            await ann.until("Who sits where?")
+            ann.press("\r")  # create it, every other human seat open for a friend
             await ann.until("Waiting for players to sit down")
             (table,) = service.tables.values()
             style = presentation_for(game)
@@ -320,6 +322,8 @@ async def test_a_player_killed_mid_turn_gets_a_computer_then_their_seat_back(
             ann.press("j")
             await ann.until("No shared table yet")
             ann.press("n")
+            await ann.until("Who sits where?")
+            ann.press("\r")  # create it, every other human seat open for a friend
             await ann.until("Waiting for players to sit down")
             (table,) = service.tables.values()
             await bo.until("Shared tables")
@@ -408,6 +412,8 @@ async def test_a_browser_tab_sits_at_an_ssh_players_table(
             ann.press("j")
             await ann.until("No shared table yet")
             ann.press("n")
+            await ann.until("Who sits where?")
+            ann.press("\r")  # create it, every other human seat open for a friend
             await ann.until("Waiting for players to sit down")
             (table,) = service.tables.values()
             await wait_for_listener(port)

@@ -16,7 +16,7 @@ from typing import Any
 MAX_CLIENT_FRAME = 4 * 1024
 MAX_SERVER_FRAME = 4 * 1024 * 1024
 CLIENT_TYPES = frozenset(
-    {"list", "create", "join", "watch", "start", "intent", "ready", "chat", "bye"}
+    {"list", "create", "join", "watch", "start", "intent", "show", "ready", "chat", "bye"}
 )
 MAX_CHAT = 120  # characters of a free chat line
 QUICK_PHRASES = ("Good game!", "Well played!", "Oops.", "Your turn!", "Thanks!", "One more?")

@@ -34,6 +34,11 @@ class RemoteTable:
         self.client = client
         self.table_id: str = joined["table"]
         self.seat: int | None = joined["seat"]
+        # every seat played at this terminal: the player's own, then hot-seat ones
+        self.seats: tuple[int, ...] = tuple(
+            joined.get("seats") or ([] if self.seat is None else [self.seat])
+        )
+        self._shown: int | None = None  # a hand-over told to the table, until its answer
         self.code: str | None = joined.get("code")
         self.on_update: UpdateHandler = lambda kind: None
         self.fast_forward = False
@@ -66,6 +71,7 @@ class RemoteTable:
         if kind == "snapshot":
             self._snap = self._take(message)
             self._pending = None
+            self._shown = None
             return "snapshot"
         if kind == "refused":
             self.refusal = str(message.get("reason", ""))
@@ -141,33 +147,35 @@ class RemoteTable:
         return self._snap.name(seat)
 
     def snapshot(self, viewer: int | None = None, since: int = 0) -> Snapshot:
-        """The latest snapshot for this seat, with the log from ``since`` on. Nobody is
-        handed over at a shared table (each player has their own screen), and while an
-        intent is on its way the seat is not asked again."""
+        """The latest snapshot for this terminal, with the log from ``since`` on. The table
+        says whose cards it shows (``viewer``): the player's own, or, with hot-seat seats,
+        the one who took the keyboard. While an intent or a hand-over is on its way the
+        seat is not asked again."""
         snap = self._snap
         waiting_human = snap.waiting_human and self._pending != snap.version
         if not self.started:
             waiting_human = False
+        handover = snap.handover_to if snap.handover_to != self._shown else None
         return dataclasses.replace(
             snap,
             events=tuple(self._events[since:]),
             log_start=since,
             log_length=len(self._events),
-            handover_to=None,
+            handover_to=handover,
             waiting_human=waiting_human,
         )
 
     def screen_seat(self) -> int | None:
-        return self.seat
+        return self._snap.viewer
 
     def legal(self, seat: int) -> list[Action]:
-        return list(self._snap.actions) if seat == self.seat else []
+        return list(self._snap.actions) if seat == self._snap.viewer else []
 
     def submit(self, intent: Intent | tuple[int, Action | str]) -> list[Event]:
         """Send this seat's choice; one that the snapshot does not allow is refused here."""
         if isinstance(intent, tuple):
             intent = Intent(intent[0], str(intent[1]))
-        if intent.seat != self.seat:
+        if intent.seat not in self.seats or intent.seat != self._snap.viewer:
             raise IllegalAction("you may act only for your own seat")
         if not self.started:
             raise IllegalAction("the match has not begun: waiting for players to sit down")
@@ -176,7 +184,14 @@ class RemoteTable:
             raise IllegalAction(f"{intent.action} is not allowed now")
         self._pending = self._snap.version
         self.refusal = None
-        self._send({"type": "intent", "action": intent.action, "version": self._snap.version})
+        self._send(
+            {
+                "type": "intent",
+                "action": intent.action,
+                "version": self._snap.version,
+                "seat": intent.seat,
+            }
+        )
         return []
 
     def next_hand(self) -> list[Event]:
@@ -190,7 +205,10 @@ class RemoteTable:
         return None
 
     def show_to(self, seat: int) -> None:
-        """Nothing to hand over: this screen is one player's."""
+        """A hot-seat player took the keyboard: the table may send their cards now."""
+        if seat in self.seats and len(self.seats) > 1:
+            self._shown = seat
+            self._send({"type": "show", "seat": seat})
 
     def undo_refused(self) -> str | None:
         return "Undo is off at a shared table: the others have seen the move."

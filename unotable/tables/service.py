@@ -37,7 +37,7 @@ from .protocol import (
     clean_text,
     read_frame,
 )
-from .table import Connection, SeatState, Table
+from .table import LOCAL_HOLDER, Connection, SeatState, Table
 
 log = logging.getLogger("unotable.tables")
 
@@ -228,12 +228,25 @@ class TableService:
             if not isinstance(raw, dict) or raw.get("kind") not in SEAT_KINDS:
                 raise ValueError(f"seat {i + 1}: a human or a computer level")
             name = clean_text(raw.get("name"), MAX_NAME) or f"Seat {i + 1}"
-            seats.append(SeatState(name, raw["kind"], open=bool(raw.get("open")) and i > 0))
+            local = bool(raw.get("here")) and i > 0 and raw["kind"] == "human"
+            seats.append(
+                SeatState(
+                    name,
+                    raw["kind"],
+                    open=bool(raw.get("open")) and i > 0 and not local,
+                    local=local,
+                    holder=LOCAL_HOLDER if local else None,
+                )
+            )
         if not seats[0].human:
             raise ValueError("the first seat is the creator's: a human")
         for state in seats[1:]:
-            if state.human and not state.open:
-                raise ValueError("a human seat at a shared table is open for others to take")
+            if state.human and not (state.open or state.local):
+                raise ValueError(
+                    "a human seat at a shared table is open for others, or played here"
+                )
+        if not any(state.open for state in seats):
+            raise ValueError("a shared table needs a seat open for others")
         options = message.get("options") or {}
         if not isinstance(options, dict):
             raise ValueError("options are a map")
@@ -345,7 +358,11 @@ class TableService:
         elif table is None:
             conn.send({"type": "refused", "reason": "join a table first"})
         elif kind == "intent":
-            await table.intent(conn, message.get("action"), message.get("version"))
+            await table.intent(
+                conn, message.get("action"), message.get("version"), message.get("seat")
+            )
+        elif kind == "show":
+            table.show(conn, message.get("seat"))
         elif kind == "ready":
             table.mark_ready(conn)
         elif kind == "chat":

@@ -5,15 +5,17 @@ applies the intents players send, saves after every action before anyone is show
 and sends each connection a snapshot built for that connection's seat only: a player's
 process never receives another player's cards. Spectators get the public view.
 
-A seat is ``human`` (a remote player's; ``open`` means anyone may take it) or a computer
-level. A human seat whose player is away waits ``grace`` seconds, shown to the others;
-after that a Normal computer plays it, announced, until the player comes back.
+A seat is ``human`` (a remote player's; ``open`` means anyone may take it; ``local``
+means it is played hot-seat at the creator's terminal) or a computer level. A human seat
+whose player is away waits ``grace`` seconds, shown to the others; after that a Normal
+computer plays it, announced, until the player comes back.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import secrets
 import time
 from collections import deque
@@ -29,6 +31,7 @@ from unotable.store.matches import MatchFile, summary_of
 from .protocol import QUICK_PHRASES, clean_text, frame
 
 STAND_IN_LEVEL = "normal"
+LOCAL_HOLDER = "local"  # who holds a hot-seat seat: whoever holds seat 0
 HAND_OVER_WAIT = 30.0  # seconds the finished hand stays up unless everyone is ready sooner
 CHAT_KEPT = 30  # lines a newcomer is shown
 CHAT_BURST, CHAT_PER_SECONDS = 5, 10.0  # at most this many lines per window and connection
@@ -39,6 +42,7 @@ class SeatState:
     name: str
     kind: str  # "human" or a computer level
     open: bool = False  # anyone may take it (else only its holder)
+    local: bool = False  # played hot-seat at the terminal of seat 0
     holder: str | None = None  # who sits there: an identity, or None while free
     code: str = field(default_factory=lambda: secrets.token_hex(3))  # the rejoin code
     away_since: float | None = None  # the holder's connection dropped then
@@ -53,6 +57,7 @@ class SeatState:
             "name": self.name,
             "kind": self.kind,
             "open": self.open,
+            "local": self.local,
             "holder": self.holder,
             "code": self.code,
         }
@@ -64,6 +69,8 @@ class Connection:
     def __init__(self, writer: asyncio.StreamWriter, clock: Callable[[], float]) -> None:
         self.writer = writer
         self.seat: int | None = None
+        self.seats: tuple[int, ...] = ()  # every seat played here: seat, then hot-seat ones
+        self.viewer: int | None = None  # hot-seat: who has taken the keyboard
         self.table: Table | None = None
         self.log_sent = 0  # how much of the log this connection has
         self.version_sent: Any = None  # the table's position last sent
@@ -152,7 +159,10 @@ class Table:
         return [i for i, s in enumerate(self.seats) if s.human and s.open and s.holder is None]
 
     def _present(self, seat: int) -> bool:
-        return any(conn.seat == seat and not conn.closed for conn in self.connections)
+        return any(seat in conn.seats and not conn.closed for conn in self.connections)
+
+    def local_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.local]
 
     # -- seats and connections ------------------------------------------------------------
 
@@ -174,9 +184,10 @@ class Table:
             self.system(f"{state.name} sits down.")
         elif state.stand_in is not None:
             self.system(f"{state.name} is back; the computer stands up.")
-        state.away_since = None
-        state.stand_in = None
-        self.controller.fallbacks.pop(seat, None)
+        for held in [seat, *(self.local_seats() if seat == 0 else [])]:
+            self.seats[held].away_since = None
+            self.seats[held].stand_in = None
+            self.controller.fallbacks.pop(held, None)
         self._attach(conn, seat)
         if not self.started and all(s.holder is not None for s in self.seats if s.human):
             self.started = True
@@ -190,11 +201,21 @@ class Table:
     def _attach(self, conn: Connection, seat: int | None) -> None:
         conn.table = self
         conn.seat = seat
+        conn.seats = () if seat is None else (seat, *(self.local_seats() if seat == 0 else []))
+        conn.viewer = None
         conn.log_sent = 0
         conn.version_sent = None
         conn.presence_sent = None
         self.connections.add(conn)
-        conn.send({"type": "joined", "table": self.table_id, "seat": seat, **self._code(seat)})
+        conn.send(
+            {
+                "type": "joined",
+                "table": self.table_id,
+                "seat": seat,
+                "seats": list(conn.seats),
+                **self._code(seat),
+            }
+        )
         for line in self.chat:
             conn.send(line)
 
@@ -206,11 +227,11 @@ class Table:
             return
         self.connections.discard(conn)
         conn.table = None
-        seat = conn.seat
-        if seat is not None and not self._present(seat) and not self.controller.over:
-            self.seats[seat].away_since = self.clock()
-            if not quiet:
-                self.system(f"{self.seats[seat].name} left; their seat waits for them.")
+        for seat in conn.seats:
+            if not self._present(seat) and not self.controller.over:
+                self.seats[seat].away_since = self.clock()
+                if not quiet:
+                    self.system(f"{self.seats[seat].name} left; their seat waits for them.")
         self.changed()
 
     def start(self, conn: Connection) -> str | None:
@@ -228,10 +249,14 @@ class Table:
 
     # -- what players send ----------------------------------------------------------------
 
-    async def intent(self, conn: Connection, action: Any, version: Any) -> None:
-        seat = conn.seat
-        if seat is None:
+    async def intent(self, conn: Connection, action: Any, version: Any, seat: Any = None) -> None:
+        if conn.seat is None:
             conn.send({"type": "refused", "reason": "spectators watch; they do not play"})
+            return
+        if seat is None:
+            seat = conn.seat
+        if seat not in conn.seats:
+            conn.send({"type": "refused", "reason": "you may act only for a seat played here"})
             return
         if not self.started:
             conn.send({"type": "refused", "reason": "the match has not begun"})
@@ -248,9 +273,17 @@ class Table:
         await self._after_action()
 
     def mark_ready(self, conn: Connection) -> None:
-        if conn.seat is not None and self.controller.hand_over:
-            self.ready.add(conn.seat)
+        if conn.seats and self.controller.hand_over:
+            self.ready.update(conn.seats)
             self._wake.set()
+
+    def show(self, conn: Connection, seat: Any) -> None:
+        """Hot-seat: the player at ``seat`` has taken this terminal's keyboard, so its
+        cards may be sent to it now."""
+        if seat in conn.seats:
+            conn.viewer = seat
+            conn.version_sent = None
+            self.broadcast()
 
     def say(self, conn: Connection, text: Any = None, quick: Any = None) -> None:
         if isinstance(quick, int) and 0 <= quick < len(QUICK_PHRASES):
@@ -391,6 +424,25 @@ class Table:
 
     # -- what each connection is shown ----------------------------------------------------
 
+    def _snapshot_for(self, conn: Connection) -> Any:
+        """The connection's own seat's snapshot. A terminal with hot-seat seats is sent a
+        seat's cards only while it is that seat's turn and its player has taken the
+        keyboard (the ``show`` frame); before that, the public view and whom to hand the
+        keyboard to; between turns, the public view. As at any hot-seat table, the same
+        player twice in a row keeps the keyboard."""
+        c = self.controller
+        viewer, handover = conn.seat, None
+        if len(conn.seats) > 1:
+            turn = c.turn()
+            viewer = None
+            if self.started and turn.human and turn.seat in conn.seats:
+                if conn.viewer == turn.seat:
+                    viewer = turn.seat
+                else:
+                    handover = turn.seat
+        # the table's controller knows nothing of terminals: hand-overs are decided here
+        return dataclasses.replace(c.snapshot(viewer, since=conn.log_sent), handover_to=handover)
+
     def presence(self) -> list[dict[str, Any]]:
         now = self.clock()
         result = []
@@ -418,7 +470,7 @@ class Table:
         for conn in list(self.connections):
             if conn.closed or (conn.version_sent == position and conn.presence_sent == presence):
                 continue
-            snap = c.snapshot(conn.seat, since=conn.log_sent)
+            snap = self._snapshot_for(conn)
             conn.send(
                 {
                     "type": "snapshot",

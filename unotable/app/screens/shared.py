@@ -145,13 +145,29 @@ class SharedTablesScreen(Screen[None]):
             self._open({"type": "watch", "table": table})
 
     def action_create(self) -> None:
-        if not any(seat.get("open") for seat in self.setup["seats"]):
+        others = [
+            (i, seat["name"]) for i, seat in enumerate(self.setup["seats"]) if seat.get("open")
+        ]
+        if not others:
             self._say(
                 "Your lobby setup has no other Human seat, so nobody could join. Back in the "
                 "lobby (Esc), set the seats your friends take to Human, then N here."
             )
             return
-        self._open({"type": "create", **self.setup})
+
+        def planned(here: list[int] | None) -> None:
+            if here is None:
+                return
+            if len(here) == len(others):
+                self._say("Leave at least one seat open for a friend (N to choose again).")
+                return
+            seats = [
+                {**seat, "open": False, "here": True} if i in here else seat
+                for i, seat in enumerate(self.setup["seats"])
+            ]
+            self._open({"type": "create", **self.setup, "seats": seats})
+
+        self.app.push_screen(SeatPlanScreen(others), planned)
 
     def action_back(self) -> None:
         self.app.pop_screen()
@@ -208,6 +224,52 @@ class CodeScreen(ModalScreen[str | None]):
     @on(Input.Submitted)
     def _entered(self, event: Input.Submitted) -> None:
         self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class SeatPlanScreen(ModalScreen[list[int] | None]):
+    """Which of the other Human seats friends take from their own terminals, and which are
+    played here, hot-seat at this keyboard. Dismisses with the seats played here."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Back")]
+
+    def __init__(self, seats: list[tuple[int, str]]) -> None:
+        super().__init__()
+        self.seats = seats
+        self.here: set[int] = set()
+
+    def _prompt(self, seat: int, name: str) -> str:
+        where = "here, at this keyboard" if seat in self.here else "open for a friend"
+        return f"{seat + 1}  {name}: {where}"
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("Who sits where?", classes="dialog-title")
+            yield Static(
+                "A friend takes an open seat from their own terminal. A seat played here is "
+                "hot-seat: the keyboard is handed over, and each sees only their own cards.",
+                classes="dialog-text",
+            )
+            yield OptionList(
+                Option("Create the table", id="create"),
+                *(Option(self._prompt(i, name), id=f"seat-{i}") for i, name in self.seats),
+            )
+            yield Static(
+                "Enter creates it, or on a seat switches it; Esc goes back", classes="dialog-hint"
+            )
+        yield Footer()
+
+    @on(OptionList.OptionSelected)
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        if event.option_id == "create":
+            self.dismiss(sorted(self.here))
+            return
+        seat = int(str(event.option_id).removeprefix("seat-"))
+        self.here ^= {seat}
+        name = dict(self.seats)[seat]
+        event.option_list.replace_option_prompt(f"seat-{seat}", self._prompt(seat, name))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

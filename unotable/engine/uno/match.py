@@ -102,6 +102,8 @@ class UnoMatch(Match):
     CARDS: ClassVar[frozenset[UnoCard]] = frozenset(CLASSIC_CARDS)
     WITH_CREEPERS: ClassVar[bool] = False
     _rng_shared = False  # a clone shares self.rng: copy it before drawing (_own_rng)
+    # whose turn it is: a plain attribute, not Match's property (read once per decision)
+    current: int | None = None
 
     def __init__(
         self,
@@ -134,7 +136,7 @@ class UnoMatch(Match):
         self.discard: list[UnoCard] = []  # the top card is last
         self.color = 0  # index into COLORS of the active colour
         self.direction = 1
-        self.turn: int | None = None
+        self.current = None
         self.pending: str | None = None
         self.drawn: UnoCard | None = None
         self.exposed: int | None = None
@@ -150,8 +152,13 @@ class UnoMatch(Match):
         self.out_of_play: list[UnoCard] = []  # cards an explicit deal left out
 
     @property
-    def current(self) -> int | None:
-        return self.turn
+    def turn(self) -> int | None:
+        """The seat whose turn it is: ``current`` under its older name."""
+        return self.current
+
+    @turn.setter
+    def turn(self, seat: int | None) -> None:
+        self.current = seat
 
     @property
     def last_hand(self) -> HandResult | None:
@@ -305,7 +312,7 @@ class UnoMatch(Match):
         self.discard.append(card)
         n = self.players
         left = (self.dealer + 1) % n
-        self.turn = left
+        self.current = left
         if card.is_wild:
             self.pending = PENDING_COLOR
             self.color = 0
@@ -314,15 +321,15 @@ class UnoMatch(Match):
         effect = card.effect
         if effect == SKIP:
             events.append(_SKIP_EVENTS[left])
-            self.turn = (left + 1) % n
+            self.current = (left + 1) % n
         elif effect == REVERSE:
             self.direction = -1
             events.append(Event("reverse", None, data={"direction": -1}))
-            self.turn = self.dealer
+            self.current = self.dealer
         elif effect == DRAW_TWO:
             self._penalty(left, 2, "draw_two", events)
             events.append(_SKIP_EVENTS[left])
-            self.turn = (left + 1) % n
+            self.current = (left + 1) % n
 
     # -- drawing --------------------------------------------------------------------
 
@@ -404,14 +411,14 @@ class UnoMatch(Match):
             return ()
         exposed = self.exposed
         if exposed is None:
-            return _SINGLE_SEATS[self.turn] if self.turn is not None else ()
+            return _SINGLE_SEATS[self.current] if self.current is not None else ()
         return tuple(range(self.players))  # the exposed seat calls, the others catch
 
     def legal_actions(self, seat: int) -> list[Action]:
         if self.winners:
             return []
         acts: list[Action] = []
-        if seat == self.turn:
+        if seat == self.current:
             pending = self.pending
             if pending is None:  # an ordinary turn (inlined: the hottest case)
                 hand = self.hands[seat]
@@ -465,7 +472,7 @@ class UnoMatch(Match):
         if (
             type(action) is Action
             and seat.__class__ is int
-            and seat == self.turn
+            and seat == self.current
             and not self._hand_over
             and not self.winners
         ):
@@ -504,7 +511,7 @@ class UnoMatch(Match):
         raise IllegalAction(f"{action} is not an action in UNO")
 
     def _check_turn(self, seat: int, pending: str | None) -> None:
-        turn = self.turn
+        turn = self.current
         if seat != turn:
             if turn is None:
                 raise IllegalAction("nobody is to play a card right now")
@@ -531,7 +538,7 @@ class UnoMatch(Match):
         card = action.card
         if card.__class__ is not UnoCard or card not in self.CARDS:
             raise IllegalAction(f"{card!s} is not a card of {self.spec.name}")
-        turn = self.turn
+        turn = self.current
         if seat != turn or self.pending is not None:
             if self.pending == PENDING_DRAWN and seat == turn:
                 if card is not self.drawn:
@@ -600,20 +607,20 @@ class UnoMatch(Match):
             self.exposed = seat
             events.append(_EXPOSED_EVENTS[seat])
         if effect == 0 or (card.is_wild and card is not WD4):
-            self.turn = (seat + step) % n
+            self.current = (seat + step) % n
         elif effect == SKIP:
             victim = (seat + step) % n
             events.append(_SKIP_EVENTS[victim])
-            self.turn = (victim + step) % n
+            self.current = (victim + step) % n
         elif effect == REVERSE:
             step = self.direction = -step
             events.append(_REVERSE_EVENTS[step][seat])
-            self.turn = (seat + (2 * step if n == 2 else step)) % n
+            self.current = (seat + (2 * step if n == 2 else step)) % n
         elif effect == DRAW_TWO:
             victim = (seat + step) % n
             self._penalty(victim, 2, "draw_two", events)
             events.append(_SKIP_EVENTS[victim])
-            self.turn = (victim + step) % n
+            self.current = (victim + step) % n
         else:  # Wild Draw Four
             victim = (seat + step) % n
             if self.bluff_allowed:
@@ -622,11 +629,11 @@ class UnoMatch(Match):
                 self.wd4_guilty = any(c.color_index == color for c in hand)
                 self.wd4_hand = tuple(hand)
                 self.pending = PENDING_CHALLENGE
-                self.turn = victim
+                self.current = victim
             else:
                 self._penalty(victim, 4, "wild_draw_four", events)
                 events.append(_SKIP_EVENTS[victim])
-                self.turn = (victim + step) % n
+                self.current = (victim + step) % n
         return events
 
     def _forget(self, seat: int, card: UnoCard) -> None:
@@ -641,7 +648,7 @@ class UnoMatch(Match):
                     del self.private_known[key]
 
     def _draw(self, seat: int) -> list[Event]:
-        if seat != self.turn or self.pending is not None:
+        if seat != self.current or self.pending is not None:
             self._check_turn(seat, None)
         if not self.draw_pile and len(self.discard) <= 1:
             if self._can_play(seat):
@@ -677,12 +684,12 @@ class UnoMatch(Match):
         return any(self._playable(card, hand) for card in hand)
 
     def _keep(self, seat: int) -> list[Event]:
-        if seat != self.turn or self.pending != PENDING_DRAWN:
+        if seat != self.current or self.pending != PENDING_DRAWN:
             self._check_turn(seat, PENDING_DRAWN)
         self.exposed = None
         self.pending = None
         self.drawn = None
-        self.turn = (seat + self.direction) % self.players
+        self.current = (seat + self.direction) % self.players
         return [_KEEP_EVENTS[seat]]
 
     def _pass(self, seat: int) -> list[Event]:
@@ -698,7 +705,7 @@ class UnoMatch(Match):
         if self.passes >= self.players:
             self._end_blocked(seat, events)
         else:
-            self.turn = (seat + self.direction) % self.players
+            self.current = (seat + self.direction) % self.players
         return events
 
     def _answer(self, seat: int, challenge: bool) -> list[Event]:
@@ -715,7 +722,7 @@ class UnoMatch(Match):
             events.append(Event("accept", seat, data={"target": offender}))
             self._penalty(seat, 4, "wild_draw_four", events)
             events.append(_SKIP_EVENTS[seat])
-            self.turn = (seat + step) % n
+            self.current = (seat + step) % n
         else:
             guilty = self.wd4_guilty
             events.append(Event("challenge", seat, data={"target": offender, "guilty": guilty}))
@@ -724,11 +731,11 @@ class UnoMatch(Match):
             self.private_known[(seat, offender)] = list(shown)
             if guilty:
                 self._penalty(offender, 4, "challenge", events)
-                self.turn = seat
+                self.current = seat
             else:
                 self._penalty(seat, 6, "challenge", events)
                 events.append(_SKIP_EVENTS[seat])
-                self.turn = (seat + step) % n
+                self.current = (seat + step) % n
         self.wd4_player = None
         self.wd4_hand = ()
         return events
@@ -819,10 +826,10 @@ class UnoMatch(Match):
                 self.winners = tuple(s for s, t in enumerate(totals) if t == low)
             else:
                 self.winners = (winner,)
-            self.turn = None
+            self.current = None
             events.append(Event("match_end", data={"winners": self.winners, "totals": totals}))
             return
-        self.turn = None  # the table stays as it ended until next_hand() deals again
+        self.current = None  # the table stays as it ended until next_hand() deals again
         self._hand_over = True
 
     def _deal_next(self, deal: dict[str, Any] | None) -> list[Event]:
@@ -851,14 +858,14 @@ class UnoMatch(Match):
                 extra = public.count(CREEPER_CARD) - merged.count(CREEPER_CARD)
                 merged += [CREEPER_CARD] * max(0, extra)
                 known.append(tuple(sorted(merged, key=_card_index)))
-        pending = self.pending if seat == self.turn else None
+        pending = self.pending if seat == self.current else None
         phase = "over" if self.winners else "hand_over" if self._hand_over else "play"
         return UnoView(
             game=self.game_id,
             seat=seat,
             players=n,
             phase=phase,
-            current=self.turn,
+            current=self.current,
             hand=_NO_CARDS if seat is None else tuple(self.hands[seat]),
             hand_sizes=tuple(len(h) for h in self.hands),
             dealer=self.dealer,
@@ -924,7 +931,7 @@ class UnoMatch(Match):
             tuple(self.discard),
             self.color,
             self.direction,
-            self.turn,
+            self.current,
             self.pending,
             self.drawn,
             self.exposed,

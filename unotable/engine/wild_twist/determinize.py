@@ -142,7 +142,7 @@ def _blank(spec: GameSpec, view: WildTwistView, rng: random.Random) -> WildTwist
     match.hand_results = list(view.hand_results)
     match.phase = view.phase
     match._hand_over = view.phase == "hand_over"  # next_hand() deals the next game
-    match._current = view.current
+    match.current = view.current
     match.leader = view.leader
     match.sizes = list(view.hand_sizes)
     match.leftovers = []

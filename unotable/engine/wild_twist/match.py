@@ -78,6 +78,8 @@ class WildTwistMatch(Match):
 
     game_id = GAME_ID
     moon_points = MOON_POINTS  # what a moon shot is worth, for the shooter's choice
+    # whose turn it is: a plain attribute, not Match's property (read once per decision)
+    current: int | None = None
 
     def __init__(
         self,
@@ -184,11 +186,11 @@ class WildTwistMatch(Match):
         ]
         if self.opening_holder is not None:
             self.phase = "opening"
-            self._current: int | None = self.opening_holder
+            self.current = self.opening_holder
             events.append(Event("opening", seat=self.opening_holder))
         else:
             self._force_lowest_club()
-        self.leader: int | None = self._current
+        self.leader: int | None = self.current
         return events
 
     def _holder_of(self, card: Card) -> int | None:
@@ -211,21 +213,17 @@ class WildTwistMatch(Match):
         self.phase = "play"
         lowest = self._lowest_club()
         if lowest is None:  # only in a partial deal without natural clubs
-            self._current = (self.dealer + 1) % self.players
+            self.current = (self.dealer + 1) % self.players
             return
-        self._current, self.forced_lead = lowest
+        self.current, self.forced_lead = lowest
 
     # -- what callers ask --------------------------------------------------------------
 
-    @property
-    def current(self) -> int | None:
-        return self._current
-
     def actors(self) -> tuple[int, ...]:
-        return () if self._current is None else (self._current,)
+        return () if self.current is None else (self.current,)
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if seat != self._current:
+        if seat != self.current:
             return []
         if self.phase == "play":
             plays = self.plays[seat]  # copied out at C speed: callers may change the list
@@ -262,7 +260,7 @@ class WildTwistMatch(Match):
             seat=seat,
             players=n,
             phase=self.phase,
-            current=self._current,
+            current=self.current,
             hand=() if seat is None else tuple(c for suit in self.hands[seat] for c in suit),
             hand_sizes=tuple(self.sizes),
             dealer=self.dealer,
@@ -323,7 +321,7 @@ class WildTwistMatch(Match):
             type(action) is Action
             and action.kind == "play"
             and seat.__class__ is int
-            and seat == self._current
+            and seat == self.current
             and self.phase == "play"
         ):
             events = self._play(seat, action)
@@ -336,7 +334,7 @@ class WildTwistMatch(Match):
         kind = action.kind
         if kind == "play" and self.phase == "play":
             return self._play(seat, action)
-        check_seat_turn(self, seat, self._current)
+        check_seat_turn(self, seat, self.current)
         phase = self.phase
         if phase == "opening":
             return self._opening(seat, action)
@@ -363,7 +361,7 @@ class WildTwistMatch(Match):
                 )
             self.opening_declined = True
             self._force_lowest_club()
-            self.leader = self._current
+            self.leader = self.current
             return [Event("decline", seat=seat)]
         if action.kind == "play" and action.card is WILD_CLUB:
             if action.choice != LOW:
@@ -379,8 +377,8 @@ class WildTwistMatch(Match):
         raise IllegalAction(f"open with {WILD_CLUB_LOW} or decline")
 
     def _play(self, seat: int, action: Action) -> list[Event]:
-        if seat != self._current:
-            check_seat_turn(self, seat, self._current)
+        if seat != self.current:
+            check_seat_turn(self, seat, self.current)
         card = action.card
         if card.__class__ is not Card:
             raise IllegalAction(f"{card!r} is not a {GAME_NAME} card")
@@ -453,7 +451,7 @@ class WildTwistMatch(Match):
         if len(trick) == self.players:
             self._finish_trick(events)
         else:
-            self._current = (seat + 1) % self.players
+            self.current = (seat + 1) % self.players
         return events
 
     def _rule_error(self, seat: int, card: Card) -> str | None:
@@ -500,7 +498,7 @@ class WildTwistMatch(Match):
         self.trick = []
         self.lead_suit = -1
         self.leader = winner
-        self._current = winner
+        self.current = winner
         if not self.sizes[winner]:
             self._score(events)
 
@@ -511,7 +509,7 @@ class WildTwistMatch(Match):
         for seat, seat_points in enumerate(points):
             if seat_points == MOON_POINTS:  # only all 14 hearts and the Q♠ make 27
                 self.phase = "moon"
-                self._current = seat
+                self.current = seat
                 self.moon_shooter = seat
                 self.pending_points = points
                 return
@@ -537,12 +535,12 @@ class WildTwistMatch(Match):
         if over:
             self.winners = winners  # D-3: co-winners
             self.phase = "over"
-            self._current = None
+            self.current = None
             events.append(Event("match_end", data={"totals": result.totals, "winners": winners}))
             return
         # the table stays as it ended until next_hand() deals again
         self.phase = "hand_over"
-        self._current = None
+        self.current = None
         self._hand_over = True
 
     def _deal_next(self, deal: dict[str, Any] | None) -> list[Event]:

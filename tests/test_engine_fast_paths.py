@@ -46,6 +46,9 @@ DECISIONS = 5_000  # per configuration: 30,000 compared decisions in all
 def snapshot(match: Match) -> dict[str, Any]:
     """Everything the match holds; the log and history by length (events are compared)."""
     state = dict(vars(match))
+    for cls in type(match).__mro__:  # the engines keep their table state in slots
+        for name in getattr(cls, "__slots__", ()):
+            state[name] = getattr(match, name)
     state["rng"] = match.rng.getstate()
     state["log"] = len(match.log)
     state["history"] = len(match.history)

@@ -147,6 +147,7 @@ def _blank(spec: GameSpec, view: WildTwistView, rng: random.Random) -> WildTwist
     match.sizes = list(view.hand_sizes)
     match.leftovers = []
     match.leftovers_to = view.leftovers_to
+    match.out_of_play = []  # every card is in a hand, the leftovers or a trick
     match.trick = list(view.trick)
     match.lead_suit = -1
     match.best_value = 0

@@ -78,8 +78,43 @@ class WildTwistMatch(Match):
 
     game_id = GAME_ID
     moon_points = MOON_POINTS  # what a moon shot is worth, for the shooter's choice
-    # whose turn it is: a plain attribute, not Match's property (read once per decision)
-    current: int | None = None
+    # The game's state lives in slots: CPython reads and writes a slot at about the cost
+    # of a local, while a match's __dict__ holding 30 names or more turns every attribute
+    # access into a dict lookup. clone() copies them; Match's own fields stay in __dict__.
+    __slots__ = (
+        "best_seat",
+        "best_value",
+        "current",
+        "dealer",
+        "forced_lead",
+        "hand_size",
+        "hands",
+        "hearts_broken",
+        "last_trick",
+        "lead_suit",
+        "leader",
+        "leftovers",
+        "leftovers_to",
+        "length",
+        "moon_shooter",
+        "no_points_first_trick",
+        "opening_declined",
+        "opening_holder",
+        "out_of_play",
+        "pending_points",
+        "phase",
+        "plays",
+        "points_visible",
+        "sizes",
+        "taken",
+        "trick",
+        "tricks",
+        "tricks_won",
+        "void_masks",
+    )
+    # whose turn it is: a plain attribute (a slot), not Match's property: every caller
+    # reads it once per decision
+    current: int | None
 
     def __init__(
         self,
@@ -557,6 +592,24 @@ class WildTwistMatch(Match):
     def clone(self) -> WildTwistMatch:
         other = object.__new__(WildTwistMatch)
         other.__dict__.update(self.__dict__)  # rng shared: the engine no longer draws from it
+        other.length = self.length
+        other.no_points_first_trick = self.no_points_first_trick
+        other.hand_size = self.hand_size
+        other.last_trick = self.last_trick
+        other.dealer = self.dealer
+        other.out_of_play = self.out_of_play  # never changed after the deal: shared
+        other.leftovers_to = self.leftovers_to
+        other.lead_suit = self.lead_suit
+        other.best_value = self.best_value
+        other.best_seat = self.best_seat
+        other.hearts_broken = self.hearts_broken
+        other.moon_shooter = self.moon_shooter
+        other.opening_declined = self.opening_declined
+        other.forced_lead = self.forced_lead
+        other.opening_holder = self.opening_holder
+        other.phase = self.phase
+        other.current = self.current
+        other.leader = self.leader
         other.scores = self.scores[:]
         other.hand_results = self.hand_results[:]
         other.history = self.history[:]

@@ -443,19 +443,18 @@ class UnoMatch(Match):
         return tuple(range(self.players))  # the exposed seat calls, the others catch
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if self.winners:
-            return []
         acts: list[Action] = []
-        if seat == self.current:
+        if seat == self.current:  # (None once the hand or the match is over)
             pending = self.pending
             if pending is None:  # an ordinary turn (inlined: the hottest case)
                 hand = self.hands[seat]
                 plays = TURN_PLAYS[len(hand) == 2][self.discard[-1].index][self.color]
                 previous = None
                 for card in hand:
-                    if card is not previous:  # a hand is sorted: equal cards sit together
-                        previous = card
-                        acts += plays[card.index]
+                    found = plays[card.index]  # None: the card does not match
+                    if found is not None and card is not previous:
+                        previous = card  # a hand is sorted: equal cards sit together
+                        acts += found
                 if not self.bluff_allowed and WD4 in hand and self._holds_color(hand):
                     acts = [a for a in acts if a.card is not WD4]
                 if self.draw_pile or len(self.discard) > 1:
@@ -477,6 +476,8 @@ class UnoMatch(Match):
                 acts += (CHALLENGE, ACCEPT)
             else:
                 acts += COLOR_CHOICES
+        elif self.winners:
+            return acts
         exposed = self.exposed
         if exposed is not None and 0 <= seat < self.players:
             acts.append(UNO_CALL if seat == exposed else CATCH[exposed])
@@ -495,15 +496,10 @@ class UnoMatch(Match):
 
     def apply(self, seat: int, action: Action | str) -> list[Event]:
         # the hot path, an action by the seat to move, skips Match.apply's checks: a seat
-        # equal to the turn is on the table, and the hand is in play (the handlers check
-        # the rest); plays, draws and keeps go straight to their handlers
-        if (
-            type(action) is Action
-            and seat.__class__ is int
-            and seat == self.current
-            and not self._hand_over
-            and not self.winners
-        ):
+        # equal to the turn is on the table, and the hand is in play (current is None
+        # between hands and once the match is over; the handlers check the rest); plays,
+        # draws and keeps go straight to their handlers
+        if type(action) is Action and seat.__class__ is int and seat == self.current:
             kind = action.kind
             if kind == "play":
                 events = self._play(seat, action)
@@ -564,7 +560,8 @@ class UnoMatch(Match):
 
     def _play(self, seat: int, action: Action) -> list[Event]:
         card = action.card
-        if card.__class__ is not UnoCard or card not in self.CARDS:
+        # every UnoCard is a card of the game but the Creeper in classic UNO
+        if card.__class__ is not UnoCard or (card is CREEPER_CARD and card not in self.CARDS):
             raise IllegalAction(f"{card!s} is not a card of {self.spec.name}")
         turn = self.current
         if seat != turn or self.pending is not None:
@@ -595,7 +592,8 @@ class UnoMatch(Match):
             raise IllegalAction(
                 f"Wild Draw Four is a bluff here: you hold a {COLOR_NAMES[COLORS[color]]} card"
             )
-        if action.uno and len(hand) != 2:
+        uno = action.uno
+        if uno and len(hand) != 2:
             raise IllegalAction("call UNO only with the play that leaves you one card")
 
         # -- carry it out (nothing above changed anything) --
@@ -607,11 +605,15 @@ class UnoMatch(Match):
         self.discard.append(card)
         if self.public_known[seat] or self.private_known:
             self._forget(seat, card)
-        new_color = COLOR_INDEX[choice] if choice is not None else card.color_index
-        slot = card.index * 10 + (new_color + 1 if card.is_wild else 0) * 2 + action.uno
+        if choice is None:  # not a wild (checked above)
+            new_color = card.color_index
+            slot = card.index * 10 + uno
+        else:
+            new_color = COLOR_INDEX[choice]
+            slot = card.index * 10 + new_color * 2 + 2 + uno
         event = _PLAY_EVENTS[seat][slot]
         if event is None:
-            data = {"color": COLORS[new_color], "uno": action.uno, "action": str(action)}
+            data = {"color": COLORS[new_color], "uno": uno, "action": str(action)}
             event = Event("play", seat, (card,), 1, MappingProxyType(data))
             _PLAY_EVENTS[seat][slot] = event
         events = [event]
@@ -629,7 +631,7 @@ class UnoMatch(Match):
                 )
             self._end_hand(seat, False, events)
             return events
-        if action.uno:
+        if uno:
             events.append(_UNO_EVENTS[seat])
         elif len(hand) == 1:
             self.exposed = seat

@@ -488,11 +488,25 @@ def check_viewer(seat: Any, players: int) -> None:
         raise IllegalAction(f"there is no seat {seat!r} at this table of {players}")
 
 
+# (i + 1).bit_length() for each index i: the bits random.shuffle draws for position i
+_BITS = tuple((i + 1).bit_length() for i in range(4096))
+
+
 def _shuffle_fast(rng: random.Random, items: list[Any]) -> None:
     # random.shuffle's own algorithm with its _randbelow inlined: the same permutation
     # from the same generator state, without a Python call per card
     getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
+    last = len(items) - 1
+    if last < 1:
+        return
+    if last < len(_BITS):
+        for i, k in zip(range(last, 0, -1), _BITS[last:0:-1], strict=True):
+            j = getrandbits(k)
+            while j > i:
+                j = getrandbits(k)
+            items[i], items[j] = items[j], items[i]
+        return
+    for i in range(last, 0, -1):
         n = i + 1
         k = n.bit_length()
         j = getrandbits(k)

@@ -368,6 +368,8 @@ class WildTwistMatch(Match):
     def _apply(self, seat: int, action: Action) -> list[Event]:
         kind = action.kind
         if kind == "play" and self.phase == "play":
+            if seat != self.current:
+                check_seat_turn(self, seat, self.current)
             return self._play(seat, action)
         check_seat_turn(self, seat, self.current)
         phase = self.phase
@@ -412,31 +414,34 @@ class WildTwistMatch(Match):
         raise IllegalAction(f"open with {WILD_CLUB_LOW} or decline")
 
     def _play(self, seat: int, action: Action) -> list[Event]:
-        if seat != self.current:
-            check_seat_turn(self, seat, self.current)
+        """Play a card for ``seat``, the seat to move (every caller has checked that)."""
         card = action.card
         if card.__class__ is not Card:
             raise IllegalAction(f"{card!r} is not a {GAME_NAME} card")
         hand = self.hands[seat]
         suit = card.suit
+        held = hand[suit]
         try:
-            position = hand[suit].index(card)
+            position = held.index(card)
         except ValueError:
             raise IllegalAction(f"you do not hold {card}") from None
         declared = action.choice
-        if card.wild:
+        wild = card.wild
+        if wild:
             if declared == HIGH:
                 value = WILD_HIGH_VALUE
             elif declared == LOW:
                 value = WILD_LOW_VALUE
             else:
                 raise IllegalAction(self._rule_error(seat, card) or _declare_error(card))
+            key = card.index * 2 + (declared == LOW)  # play_key, inlined
         elif declared is not None:
             raise IllegalAction(
                 self._rule_error(seat, card) or f"only a Wild is declared HIGH or LOW: play {card}"
             )
         else:
             value = card.rank
+            key = card.index * 2
         if action.uno:
             raise IllegalAction(f"there is no UNO call in {GAME_NAME}")
         trick = self.trick
@@ -473,10 +478,11 @@ class WildTwistMatch(Match):
             self.best_seat = seat
             self.leader = seat
         # checks done: change the state
-        key = card.index * 2 + (declared == LOW)  # play_key, inlined
-        del hand[suit][position]
-        # a Wild is last in its suit, its two plays last in the suit's plays
-        del self.plays[seat][suit][position : position + 1 + card.wild]
+        del held[position]
+        if wild:  # a Wild is last in its suit, its two plays last in the suit's plays
+            del self.plays[seat][suit][position:]
+        else:
+            del self.plays[seat][suit][position]
         self.sizes[seat] -= 1
         trick.append(TRICK_ENTRIES[seat][key])
         events = [PLAY_EVENTS[seat][key]]

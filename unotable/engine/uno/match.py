@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Mapping
-from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -60,7 +59,8 @@ _CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({"play": COLORS, "col
 _WORD_TO_COLOR = {name: letter for letter, name in COLOR_NAMES.items()}
 _SINGLE_SEATS = tuple((s,) for s in range(16))
 _NO_CARDS: tuple[UnoCard, ...] = ()
-_card_index = attrgetter("index")  # hands are kept sorted by card index
+# hands are kept sorted by card index; a dict's own lookup is the cheapest key to call
+_card_index = {card: card.index for card in _ALL_CARDS}.__getitem__
 
 
 # Events repeat a lot; they are immutable, so the common ones are built once.

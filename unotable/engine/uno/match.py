@@ -17,6 +17,7 @@ from ..core import (
     Match,
     cards_from,
     check_viewer,
+    make_event,
     parse_action,
     shuffle,
 )
@@ -74,7 +75,7 @@ _TURN_DRAW = MappingProxyType({"reason": "turn"})
 def _per_seat(kind: str, **data: Any) -> tuple[Event, ...]:
     """One shared event per seat for a kind that carries nothing else."""
     shared = MappingProxyType(data) if data else EMPTY
-    return tuple(Event(kind, s, data=shared) for s in range(16))
+    return tuple(make_event(kind, s, data=shared) for s in range(16))
 
 
 _SKIP_EVENTS = _per_seat("skip")
@@ -219,7 +220,7 @@ class UnoMatch(Match):
                 card = deck.pop()
                 value = card.points if card.effect == 0 else 0
                 events.append(
-                    Event(
+                    make_event(
                         "dealer_draw",
                         seat,
                         (card,),
@@ -232,7 +233,7 @@ class UnoMatch(Match):
                 elif value == best:
                     best_seats.append(seat)
             if len(best_seats) == 1:
-                events.append(Event("dealer", best_seats[0]))
+                events.append(make_event("dealer", best_seats[0]))
                 return best_seats[0]
             drawing = best_seats
             round_number += 1
@@ -317,9 +318,11 @@ class UnoMatch(Match):
         return cards
 
     def _deal_events(self, events: list[Event]) -> None:
-        events.append(Event("deal", self.dealer, count=HAND_SIZE, data={"hand": self.hand_number}))
+        events.append(
+            make_event("deal", self.dealer, count=HAND_SIZE, data={"hand": self.hand_number})
+        )
         for seat, hand in enumerate(self.hands):
-            events.append(Event("hand", seat, tuple(hand), len(hand), private_to=_ONLY[seat]))
+            events.append(make_event("hand", seat, tuple(hand), len(hand), private_to=_ONLY[seat]))
 
     def _flip(self, card: UnoCard | None, events: list[Event]) -> None:
         """D-29: turn up the first discard and apply its effect."""
@@ -329,13 +332,13 @@ class UnoMatch(Match):
                 if not pile:
                     raise OptionError("the draw pile is empty: nothing to turn up")
                 card = pile.pop()
-            events.append(Event("flip", None, (card,), 1))
+            events.append(make_event("flip", None, (card,), 1))
             if card is not WD4:
                 break
             if all(c is WD4 for c in pile):
                 raise OptionError("there is no card but Wild Draw Fours left to turn up")
             pile.insert(self._own_rng().randrange(len(pile) + 1), card)
-            events.append(Event("flip_return", None, (card,), 1))
+            events.append(make_event("flip_return", None, (card,), 1))
             card = None
         self.discard.append(card)
         n = self.players
@@ -352,7 +355,7 @@ class UnoMatch(Match):
             self.current = (left + 1) % n
         elif effect == REVERSE:
             self.direction = -1
-            events.append(Event("reverse", None, data={"direction": -1}))
+            events.append(make_event("reverse", None, data={"direction": -1}))
             self.current = self.dealer
         elif effect == DRAW_TWO:
             self._penalty(left, 2, "draw_two", events)
@@ -371,7 +374,7 @@ class UnoMatch(Match):
         shuffle(self._own_rng(), pile)
         self.draw_pile = pile
         self.discard = [top]
-        events.append(Event("reshuffle", None, count=len(pile)))
+        events.append(make_event("reshuffle", None, count=len(pile)))
         return True
 
     def _take(self, seat: int, count: int, reason: str, events: list[Event]) -> list[UnoCard]:
@@ -401,20 +404,22 @@ class UnoMatch(Match):
         self, seat: int, chunk: list[UnoCard], data: Mapping[str, Any], events: list[Event]
     ) -> None:
         if chunk:
-            events.append(Event("draw", seat, tuple(chunk), len(chunk), data, _ONLY[seat]))
+            events.append(make_event("draw", seat, tuple(chunk), len(chunk), data, _ONLY[seat]))
             chunk.clear()
 
     def _creeper(self, seat: int, events: list[Event]) -> None:
         """D-36: reveal the Creeper, then 3 silent bonus cards that trigger nothing."""
         self.revealed[seat] += 1
         self.public_known[seat].append(CREEPER_CARD)
-        events.append(Event("creeper", seat, (CREEPER_CARD,), 1))
+        events.append(make_event("creeper", seat, (CREEPER_CARD,), 1))
         hand = self.hands[seat]
         bonus: list[UnoCard] = []
         for _ in range(3):
             if not self.draw_pile:
                 if bonus:
-                    events.append(Event("bonus", seat, tuple(bonus), len(bonus), {}, _ONLY[seat]))
+                    events.append(
+                        make_event("bonus", seat, tuple(bonus), len(bonus), {}, _ONLY[seat])
+                    )
                     bonus = []
                 if not self._reshuffle(events):
                     break
@@ -422,13 +427,15 @@ class UnoMatch(Match):
             insort(hand, card, key=_card_index)
             bonus.append(card)
         if bonus:
-            events.append(Event("bonus", seat, tuple(bonus), len(bonus), {}, _ONLY[seat]))
+            events.append(make_event("bonus", seat, tuple(bonus), len(bonus), {}, _ONLY[seat]))
 
     def _penalty(self, seat: int, count: int, reason: str, events: list[Event]) -> None:
         key = (seat, count, reason)
         event = _PENALTY_EVENTS.get(key)
         if event is None:
-            event = _PENALTY_EVENTS[key] = Event("penalty", seat, count=count, data=_reason(reason))
+            event = _PENALTY_EVENTS[key] = make_event(
+                "penalty", seat, count=count, data=_reason(reason)
+            )
         events.append(event)
         self._take(seat, count, reason, events)
 
@@ -614,7 +621,7 @@ class UnoMatch(Match):
         event = _PLAY_EVENTS[seat][slot]
         if event is None:
             data = {"color": COLORS[new_color], "uno": uno, "action": str(action)}
-            event = Event("play", seat, (card,), 1, MappingProxyType(data))
+            event = make_event("play", seat, (card,), 1, MappingProxyType(data))
             _PLAY_EVENTS[seat][slot] = event
         events = [event]
         self.color = new_color
@@ -693,12 +700,12 @@ class UnoMatch(Match):
             self.passes = 0
             insort(hand, card, key=_card_index)
             if card is CREEPER_CARD:
-                events.append(Event("draw", seat, (card,), 1, _TURN_DRAW, _ONLY[seat]))
+                events.append(make_event("draw", seat, (card,), 1, _TURN_DRAW, _ONLY[seat]))
                 self._creeper(seat, events)
             else:
                 event = _DRAW_EVENTS[seat][card.index]
                 if event is None:
-                    event = Event("draw", seat, (card,), 1, _TURN_DRAW, _ONLY[seat])
+                    event = make_event("draw", seat, (card,), 1, _TURN_DRAW, _ONLY[seat])
                     _DRAW_EVENTS[seat][card.index] = event
                 events.append(event)
         else:
@@ -729,7 +736,7 @@ class UnoMatch(Match):
             raise IllegalAction(f"you may pass only when there is nothing to draw: {instead}")
         if self._can_play(seat):
             raise IllegalAction("you hold a matching card: you must play it")
-        events = [Event("pass", seat)]
+        events = [make_event("pass", seat)]
         self.exposed = None
         self.passes += 1
         if self.passes >= self.players:
@@ -749,15 +756,17 @@ class UnoMatch(Match):
         step = self.direction
         n = self.players
         if not challenge:
-            events.append(Event("accept", seat, data={"target": offender}))
+            events.append(make_event("accept", seat, data={"target": offender}))
             self._penalty(seat, 4, "wild_draw_four", events)
             events.append(_SKIP_EVENTS[seat])
             self.current = (seat + step) % n
         else:
             guilty = self.wd4_guilty
-            events.append(Event("challenge", seat, data={"target": offender, "guilty": guilty}))
+            events.append(
+                make_event("challenge", seat, data={"target": offender, "guilty": guilty})
+            )
             shown = self.wd4_hand
-            events.append(Event("reveal", offender, shown, len(shown), {}, _ONLY[seat]))
+            events.append(make_event("reveal", offender, shown, len(shown), {}, _ONLY[seat]))
             self.private_known[(seat, offender)] = list(shown)
             if guilty:
                 self._penalty(offender, 4, "challenge", events)
@@ -777,7 +786,7 @@ class UnoMatch(Match):
             raise IllegalAction(f"choose one of the colours {', '.join(COLORS)}")
         self.color = COLOR_INDEX[choice]
         self.pending = None
-        return [Event("color", seat, data={"color": choice})]
+        return [make_event("color", seat, data={"color": choice})]
 
     def _late_call(self, seat: int) -> list[Event]:
         if self.exposed != seat:
@@ -795,7 +804,7 @@ class UnoMatch(Match):
         if seat == exposed:
             raise IllegalAction("you cannot catch yourself: call uno instead")
         self.exposed = None
-        events = [Event("catch", seat, data={"target": exposed})]
+        events = [make_event("catch", seat, data={"target": exposed})]
         if len(self.hands[exposed]) == 1:
             self._penalty(exposed, 2, "catch", events)
         return events
@@ -835,7 +844,7 @@ class UnoMatch(Match):
         )
         self.hand_results.append(result)
         events.append(
-            Event(
+            make_event(
                 "hand_end",
                 winner,
                 data={
@@ -857,7 +866,7 @@ class UnoMatch(Match):
             else:
                 self.winners = (winner,)
             self.current = None
-            events.append(Event("match_end", data={"winners": self.winners, "totals": totals}))
+            events.append(make_event("match_end", data={"winners": self.winners, "totals": totals}))
             return
         self.current = None  # the table stays as it ended until next_hand() deals again
         self._hand_over = True

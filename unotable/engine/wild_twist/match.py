@@ -19,6 +19,7 @@ from ..core import (
     GameSpec,
     Match,
     check_seat_turn,
+    make_event,
     parse_action,
     shuffle,
 )
@@ -216,13 +217,13 @@ class WildTwistMatch(Match):
             {"dealer": self.dealer, "hand": self.hand_number, "leftovers": len(self.leftovers)}
         )
         events = [
-            Event("deal", seat, tuple(chain.from_iterable(suits)), size, data, _ONLY[seat])
+            make_event("deal", seat, tuple(chain.from_iterable(suits)), size, data, _ONLY[seat])
             for seat, (suits, size) in enumerate(zip(self.hands, self.sizes, strict=True))
         ]
         if self.opening_holder is not None:
             self.phase = "opening"
             self.current = self.opening_holder
-            events.append(Event("opening", seat=self.opening_holder))
+            events.append(make_event("opening", seat=self.opening_holder))
         else:
             self._force_lowest_club()
         self.leader: int | None = self.current
@@ -399,7 +400,7 @@ class WildTwistMatch(Match):
             self.opening_declined = True
             self._force_lowest_club()
             self.leader = self.current
-            return [Event("decline", seat=seat)]
+            return [make_event("decline", seat=seat)]
         if action.kind == "play" and action.card is WILD_CLUB:
             if action.choice != LOW:
                 raise IllegalAction("the Wild Club may open the game only as LOW: play WC>LOW")
@@ -488,7 +489,7 @@ class WildTwistMatch(Match):
         events = [PLAY_EVENTS[seat][key]]
         if breaks:
             self.hearts_broken = True
-            events.append(Event("hearts_broken", seat=seat, cards=(card,), count=1))
+            events.append(make_event("hearts_broken", seat=seat, cards=(card,), count=1))
         if len(trick) == self.players:
             self._finish_trick(events)
         else:
@@ -535,7 +536,7 @@ class WildTwistMatch(Match):
         completed = (leader, winner, plays)
         self.tricks.append(completed)
         self.last_trick = completed
-        events.append(Event("trick_won", winner, cards, len(cards), data))
+        events.append(make_event("trick_won", winner, cards, len(cards), data))
         self.trick = []
         self.lead_suit = -1
         self.leader = winner
@@ -559,7 +560,7 @@ class WildTwistMatch(Match):
     def _score_moon(self, seat: int, choice: str) -> list[Event]:
         n = self.players
         points = moon_points(n, seat, choice == "self", MOON_POINTS)
-        events = [Event("moon", seat=seat, data={"choice": choice})]
+        events = [make_event("moon", seat=seat, data={"choice": choice})]
         self.moon_shooter = None
         self._end_hand(points, {"moon": seat, "moon_choice": choice}, events)
         return events
@@ -577,7 +578,9 @@ class WildTwistMatch(Match):
             self.winners = winners  # D-3: co-winners
             self.phase = "over"
             self.current = None
-            events.append(Event("match_end", data={"totals": result.totals, "winners": winners}))
+            events.append(
+                make_event("match_end", data={"totals": result.totals, "winners": winners})
+            )
             return
         # the table stays as it ended until next_hand() deals again
         self.phase = "hand_over"

@@ -62,6 +62,7 @@ _SINGLE_SEATS = tuple((s,) for s in range(16))
 _NO_CARDS: tuple[UnoCard, ...] = ()
 # hands are kept sorted by card index; a dict's own lookup is the cheapest key to call
 _card_index = {card: card.index for card in _ALL_CARDS}.__getitem__
+_TURN_PLAYS, _TURN_PLAYS_TWO = TURN_PLAYS  # without and with the UNO calls (two cards held)
 
 
 # Events repeat a lot; they are immutable, so the common ones are built once.
@@ -455,7 +456,9 @@ class UnoMatch(Match):
             pending = self.pending
             if pending is None:  # an ordinary turn (inlined: the hottest case)
                 hand = self.hands[seat]
-                plays = TURN_PLAYS[len(hand) == 2][self.discard[-1].index][self.color]
+                # (a bool would index the table through a slower, generic path)
+                table = _TURN_PLAYS_TWO if len(hand) == 2 else _TURN_PLAYS
+                plays = table[self.discard[-1].index][self.color]
                 previous = None
                 for card in hand:
                     found = plays[card.index]  # None: the card does not match

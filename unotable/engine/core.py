@@ -541,8 +541,9 @@ def check_viewer(seat: Any, players: int) -> None:
         raise IllegalAction(f"there is no seat {seat!r} at this table of {players}")
 
 
-# (i + 1).bit_length() for each index i: the bits random.shuffle draws for position i
-_BITS = tuple((i + 1).bit_length() for i in range(4096))
+# per list length - 1 (up to 256): the positions random.shuffle fills, from the last down
+# to 1, each with the bits it draws, (i + 1).bit_length(); built on first use
+_PLANS: dict[int, tuple[tuple[int, int], ...]] = {}
 
 
 def _shuffle_fast(rng: random.Random, items: list[Any]) -> None:
@@ -550,20 +551,14 @@ def _shuffle_fast(rng: random.Random, items: list[Any]) -> None:
     # from the same generator state, without a Python call per card
     getrandbits = rng.getrandbits
     last = len(items) - 1
-    if last < 1:
-        return
-    if last < len(_BITS):
-        for i, k in zip(range(last, 0, -1), _BITS[last:0:-1], strict=True):
-            j = getrandbits(k)
-            while j > i:
-                j = getrandbits(k)
-            items[i], items[j] = items[j], items[i]
-        return
-    for i in range(last, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    plan = _PLANS.get(last)
+    if plan is None:
+        plan = tuple((i, (i + 1).bit_length()) for i in range(last, 0, -1))
+        if last <= 256:  # the decks and discard piles; keep the cache small
+            _PLANS[last] = plan
+    for i, k in plan:
         j = getrandbits(k)
-        while j >= n:
+        while j > i:
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
 

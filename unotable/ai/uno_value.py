@@ -40,7 +40,7 @@ _SKIP, _REVERSE, _DRAW_TWO, _WD4 = 1, 2, 3, 5  # the engine's card effects
 def features(match: Any, seat: int) -> tuple[float, ...]:
     """The facts about ``seat``'s hand the estimate weighs (see WEIGHTS)."""
     n = match.players
-    turn = match.turn if match.turn is not None else seat
+    turn = match.current if match.current is not None else seat
     place = ((seat - turn) * match.direction) % n
     hand = match.hands[seat]
     size = len(hand)
@@ -99,7 +99,7 @@ def utility(match: Any, seat: int, weights: tuple[float, ...]) -> float:
     (w_first, w_next, w_last, w_one_first, w_one_play, w_one_first_play) = weights[8:14]
     w_two_first, w_two_play = weights[14:16]
     n = match.players
-    turn = match.turn if match.turn is not None else seat
+    turn = match.current if match.current is not None else seat
     place = ((seat - turn) * match.direction) % n
     hand = match.hands[seat]
     size = len(hand)

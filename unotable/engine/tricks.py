@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from .core import AnyCard, Event, HandResult, Match, View, check_viewer
+from .core import AnyCard, Event, HandResult, Match, View, check_viewer, make_event
 from .errors import OptionError
 
 
@@ -92,7 +92,7 @@ def hand_end_event(
         "winners": winners,
         "notes": result.notes,
     }
-    return Event("hand_end", cards=cards, count=len(cards), data=data)
+    return make_event("hand_end", cards=cards, count=len(cards), data=data)
 
 
 def lowest_seats(totals: Sequence[int]) -> tuple[int, ...]:

@@ -252,17 +252,17 @@ def _match_table() -> tuple[tuple[tuple[bool, ...], ...], ...]:
 MATCH: Final = _match_table()
 
 
-def _turn_plays() -> tuple[tuple[tuple[tuple[tuple[Action, ...], ...], ...], ...], ...]:
+def _turn_plays() -> tuple[tuple[tuple[tuple[tuple[Action, ...] | None, ...], ...], ...], ...]:
     """TURN_PLAYS[two][top.index][active colour index][card.index]: the card's plays.
 
-    Empty where the card does not match; with ``two`` (two cards held) the UNO-calling
+    None where the card does not match; with ``two`` (two cards held) the UNO-calling
     plays follow, so a turn's legal plays are a lookup per distinct card held.
     """
     return tuple(
         tuple(
             tuple(
                 tuple(
-                    PLAYS[i] + (PLAYS_UNO[i] if two else ()) if ok else ()
+                    PLAYS[i] + (PLAYS_UNO[i] if two else ()) if ok else None
                     for i, ok in enumerate(MATCH[top.index][ci])
                 )
                 for ci in range(4)

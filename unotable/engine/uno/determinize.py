@@ -40,7 +40,7 @@ def determinize(
     match.hand_results = [view.last_hand] if view.last_hand is not None else []
     match.dealer = view.dealer
     match.direction = view.direction
-    match.turn = view.current
+    match.current = view.current
     match.discard = list(view.discard)
     match.color = COLOR_INDEX[view.active_color] if view.active_color else 0
     match.pending = view.pending

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Mapping
-from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -18,6 +17,7 @@ from ..core import (
     Match,
     cards_from,
     check_viewer,
+    make_event,
     parse_action,
     shuffle,
 )
@@ -60,7 +60,9 @@ _CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({"play": COLORS, "col
 _WORD_TO_COLOR = {name: letter for letter, name in COLOR_NAMES.items()}
 _SINGLE_SEATS = tuple((s,) for s in range(16))
 _NO_CARDS: tuple[UnoCard, ...] = ()
-_card_index = attrgetter("index")  # hands are kept sorted by card index
+# hands are kept sorted by card index; a dict's own lookup is the cheapest key to call
+_card_index = {card: card.index for card in _ALL_CARDS}.__getitem__
+_TURN_PLAYS, _TURN_PLAYS_TWO = TURN_PLAYS  # without and with the UNO calls (two cards held)
 
 
 # Events repeat a lot; they are immutable, so the common ones are built once.
@@ -74,7 +76,7 @@ _TURN_DRAW = MappingProxyType({"reason": "turn"})
 def _per_seat(kind: str, **data: Any) -> tuple[Event, ...]:
     """One shared event per seat for a kind that carries nothing else."""
     shared = MappingProxyType(data) if data else EMPTY
-    return tuple(Event(kind, s, data=shared) for s in range(16))
+    return tuple(make_event(kind, s, data=shared) for s in range(16))
 
 
 _SKIP_EVENTS = _per_seat("skip")
@@ -102,6 +104,36 @@ class UnoMatch(Match):
     CARDS: ClassVar[frozenset[UnoCard]] = frozenset(CLASSIC_CARDS)
     WITH_CREEPERS: ClassVar[bool] = False
     _rng_shared = False  # a clone shares self.rng: copy it before drawing (_own_rng)
+    # The table's state lives in slots: CPython reads and writes a slot at about the cost
+    # of a local, while a match's __dict__ holding 30 names or more turns every attribute
+    # access into a dict lookup. clone() copies them; Match's own fields stay in __dict__.
+    __slots__ = (
+        "bluff_allowed",
+        "color",
+        "current",
+        "dealer",
+        "direction",
+        "discard",
+        "draw_pile",
+        "drawn",
+        "exposed",
+        "hands",
+        "out_of_play",
+        "passes",
+        "pending",
+        "private_known",
+        "public_known",
+        "revealed",
+        "running_scores",
+        "target",
+        "wd4_color",
+        "wd4_guilty",
+        "wd4_hand",
+        "wd4_player",
+    )
+    # whose turn it is: a plain attribute (a slot), not Match's property: every caller
+    # reads it once per decision
+    current: int | None
 
     def __init__(
         self,
@@ -134,7 +166,7 @@ class UnoMatch(Match):
         self.discard: list[UnoCard] = []  # the top card is last
         self.color = 0  # index into COLORS of the active colour
         self.direction = 1
-        self.turn: int | None = None
+        self.current = None
         self.pending: str | None = None
         self.drawn: UnoCard | None = None
         self.exposed: int | None = None
@@ -150,8 +182,13 @@ class UnoMatch(Match):
         self.out_of_play: list[UnoCard] = []  # cards an explicit deal left out
 
     @property
-    def current(self) -> int | None:
-        return self.turn
+    def turn(self) -> int | None:
+        """The seat whose turn it is: ``current`` under its older name."""
+        return self.current
+
+    @turn.setter
+    def turn(self, seat: int | None) -> None:
+        self.current = seat
 
     @property
     def last_hand(self) -> HandResult | None:
@@ -184,7 +221,7 @@ class UnoMatch(Match):
                 card = deck.pop()
                 value = card.points if card.effect == 0 else 0
                 events.append(
-                    Event(
+                    make_event(
                         "dealer_draw",
                         seat,
                         (card,),
@@ -197,7 +234,7 @@ class UnoMatch(Match):
                 elif value == best:
                     best_seats.append(seat)
             if len(best_seats) == 1:
-                events.append(Event("dealer", best_seats[0]))
+                events.append(make_event("dealer", best_seats[0]))
                 return best_seats[0]
             drawing = best_seats
             round_number += 1
@@ -282,9 +319,11 @@ class UnoMatch(Match):
         return cards
 
     def _deal_events(self, events: list[Event]) -> None:
-        events.append(Event("deal", self.dealer, count=HAND_SIZE, data={"hand": self.hand_number}))
+        events.append(
+            make_event("deal", self.dealer, count=HAND_SIZE, data={"hand": self.hand_number})
+        )
         for seat, hand in enumerate(self.hands):
-            events.append(Event("hand", seat, tuple(hand), len(hand), private_to=_ONLY[seat]))
+            events.append(make_event("hand", seat, tuple(hand), len(hand), private_to=_ONLY[seat]))
 
     def _flip(self, card: UnoCard | None, events: list[Event]) -> None:
         """D-29: turn up the first discard and apply its effect."""
@@ -294,18 +333,18 @@ class UnoMatch(Match):
                 if not pile:
                     raise OptionError("the draw pile is empty: nothing to turn up")
                 card = pile.pop()
-            events.append(Event("flip", None, (card,), 1))
+            events.append(make_event("flip", None, (card,), 1))
             if card is not WD4:
                 break
             if all(c is WD4 for c in pile):
                 raise OptionError("there is no card but Wild Draw Fours left to turn up")
             pile.insert(self._own_rng().randrange(len(pile) + 1), card)
-            events.append(Event("flip_return", None, (card,), 1))
+            events.append(make_event("flip_return", None, (card,), 1))
             card = None
         self.discard.append(card)
         n = self.players
         left = (self.dealer + 1) % n
-        self.turn = left
+        self.current = left
         if card.is_wild:
             self.pending = PENDING_COLOR
             self.color = 0
@@ -314,15 +353,15 @@ class UnoMatch(Match):
         effect = card.effect
         if effect == SKIP:
             events.append(_SKIP_EVENTS[left])
-            self.turn = (left + 1) % n
+            self.current = (left + 1) % n
         elif effect == REVERSE:
             self.direction = -1
-            events.append(Event("reverse", None, data={"direction": -1}))
-            self.turn = self.dealer
+            events.append(make_event("reverse", None, data={"direction": -1}))
+            self.current = self.dealer
         elif effect == DRAW_TWO:
             self._penalty(left, 2, "draw_two", events)
             events.append(_SKIP_EVENTS[left])
-            self.turn = (left + 1) % n
+            self.current = (left + 1) % n
 
     # -- drawing --------------------------------------------------------------------
 
@@ -336,7 +375,7 @@ class UnoMatch(Match):
         shuffle(self._own_rng(), pile)
         self.draw_pile = pile
         self.discard = [top]
-        events.append(Event("reshuffle", None, count=len(pile)))
+        events.append(make_event("reshuffle", None, count=len(pile)))
         return True
 
     def _take(self, seat: int, count: int, reason: str, events: list[Event]) -> list[UnoCard]:
@@ -366,20 +405,22 @@ class UnoMatch(Match):
         self, seat: int, chunk: list[UnoCard], data: Mapping[str, Any], events: list[Event]
     ) -> None:
         if chunk:
-            events.append(Event("draw", seat, tuple(chunk), len(chunk), data, _ONLY[seat]))
+            events.append(make_event("draw", seat, tuple(chunk), len(chunk), data, _ONLY[seat]))
             chunk.clear()
 
     def _creeper(self, seat: int, events: list[Event]) -> None:
         """D-36: reveal the Creeper, then 3 silent bonus cards that trigger nothing."""
         self.revealed[seat] += 1
         self.public_known[seat].append(CREEPER_CARD)
-        events.append(Event("creeper", seat, (CREEPER_CARD,), 1))
+        events.append(make_event("creeper", seat, (CREEPER_CARD,), 1))
         hand = self.hands[seat]
         bonus: list[UnoCard] = []
         for _ in range(3):
             if not self.draw_pile:
                 if bonus:
-                    events.append(Event("bonus", seat, tuple(bonus), len(bonus), {}, _ONLY[seat]))
+                    events.append(
+                        make_event("bonus", seat, tuple(bonus), len(bonus), {}, _ONLY[seat])
+                    )
                     bonus = []
                 if not self._reshuffle(events):
                     break
@@ -387,13 +428,15 @@ class UnoMatch(Match):
             insort(hand, card, key=_card_index)
             bonus.append(card)
         if bonus:
-            events.append(Event("bonus", seat, tuple(bonus), len(bonus), {}, _ONLY[seat]))
+            events.append(make_event("bonus", seat, tuple(bonus), len(bonus), {}, _ONLY[seat]))
 
     def _penalty(self, seat: int, count: int, reason: str, events: list[Event]) -> None:
         key = (seat, count, reason)
         event = _PENALTY_EVENTS.get(key)
         if event is None:
-            event = _PENALTY_EVENTS[key] = Event("penalty", seat, count=count, data=_reason(reason))
+            event = _PENALTY_EVENTS[key] = make_event(
+                "penalty", seat, count=count, data=_reason(reason)
+            )
         events.append(event)
         self._take(seat, count, reason, events)
 
@@ -404,23 +447,24 @@ class UnoMatch(Match):
             return ()
         exposed = self.exposed
         if exposed is None:
-            return _SINGLE_SEATS[self.turn] if self.turn is not None else ()
+            return _SINGLE_SEATS[self.current] if self.current is not None else ()
         return tuple(range(self.players))  # the exposed seat calls, the others catch
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if self.winners:
-            return []
         acts: list[Action] = []
-        if seat == self.turn:
+        if seat == self.current:  # (None once the hand or the match is over)
             pending = self.pending
             if pending is None:  # an ordinary turn (inlined: the hottest case)
                 hand = self.hands[seat]
-                plays = TURN_PLAYS[len(hand) == 2][self.discard[-1].index][self.color]
+                # (a bool would index the table through a slower, generic path)
+                table = _TURN_PLAYS_TWO if len(hand) == 2 else _TURN_PLAYS
+                plays = table[self.discard[-1].index][self.color]
                 previous = None
                 for card in hand:
-                    if card is not previous:  # a hand is sorted: equal cards sit together
-                        previous = card
-                        acts += plays[card.index]
+                    found = plays[card.index]  # None: the card does not match
+                    if found is not None and card is not previous:
+                        previous = card  # a hand is sorted: equal cards sit together
+                        acts += found
                 if not self.bluff_allowed and WD4 in hand and self._holds_color(hand):
                     acts = [a for a in acts if a.card is not WD4]
                 if self.draw_pile or len(self.discard) > 1:
@@ -442,6 +486,8 @@ class UnoMatch(Match):
                 acts += (CHALLENGE, ACCEPT)
             else:
                 acts += COLOR_CHOICES
+        elif self.winners:
+            return acts
         exposed = self.exposed
         if exposed is not None and 0 <= seat < self.players:
             acts.append(UNO_CALL if seat == exposed else CATCH[exposed])
@@ -460,15 +506,10 @@ class UnoMatch(Match):
 
     def apply(self, seat: int, action: Action | str) -> list[Event]:
         # the hot path, an action by the seat to move, skips Match.apply's checks: a seat
-        # equal to the turn is on the table, and the hand is in play (the handlers check
-        # the rest); plays, draws and keeps go straight to their handlers
-        if (
-            type(action) is Action
-            and seat.__class__ is int
-            and seat == self.turn
-            and not self._hand_over
-            and not self.winners
-        ):
+        # equal to the turn is on the table, and the hand is in play (current is None
+        # between hands and once the match is over; the handlers check the rest); plays,
+        # draws and keeps go straight to their handlers
+        if type(action) is Action and seat.__class__ is int and seat == self.current:
             kind = action.kind
             if kind == "play":
                 events = self._play(seat, action)
@@ -504,7 +545,7 @@ class UnoMatch(Match):
         raise IllegalAction(f"{action} is not an action in UNO")
 
     def _check_turn(self, seat: int, pending: str | None) -> None:
-        turn = self.turn
+        turn = self.current
         if seat != turn:
             if turn is None:
                 raise IllegalAction("nobody is to play a card right now")
@@ -529,9 +570,10 @@ class UnoMatch(Match):
 
     def _play(self, seat: int, action: Action) -> list[Event]:
         card = action.card
-        if card.__class__ is not UnoCard or card not in self.CARDS:
+        # every UnoCard is a card of the game but the Creeper in classic UNO
+        if card.__class__ is not UnoCard or (card is CREEPER_CARD and card not in self.CARDS):
             raise IllegalAction(f"{card!s} is not a card of {self.spec.name}")
-        turn = self.turn
+        turn = self.current
         if seat != turn or self.pending is not None:
             if self.pending == PENDING_DRAWN and seat == turn:
                 if card is not self.drawn:
@@ -560,7 +602,8 @@ class UnoMatch(Match):
             raise IllegalAction(
                 f"Wild Draw Four is a bluff here: you hold a {COLOR_NAMES[COLORS[color]]} card"
             )
-        if action.uno and len(hand) != 2:
+        uno = action.uno
+        if uno and len(hand) != 2:
             raise IllegalAction("call UNO only with the play that leaves you one card")
 
         # -- carry it out (nothing above changed anything) --
@@ -572,12 +615,16 @@ class UnoMatch(Match):
         self.discard.append(card)
         if self.public_known[seat] or self.private_known:
             self._forget(seat, card)
-        new_color = COLOR_INDEX[choice] if choice is not None else card.color_index
-        slot = card.index * 10 + (new_color + 1 if card.is_wild else 0) * 2 + action.uno
+        if choice is None:  # not a wild (checked above)
+            new_color = card.color_index
+            slot = card.index * 10 + uno
+        else:
+            new_color = COLOR_INDEX[choice]
+            slot = card.index * 10 + new_color * 2 + 2 + uno
         event = _PLAY_EVENTS[seat][slot]
         if event is None:
-            data = {"color": COLORS[new_color], "uno": action.uno, "action": str(action)}
-            event = Event("play", seat, (card,), 1, MappingProxyType(data))
+            data = {"color": COLORS[new_color], "uno": uno, "action": str(action)}
+            event = make_event("play", seat, (card,), 1, MappingProxyType(data))
             _PLAY_EVENTS[seat][slot] = event
         events = [event]
         self.color = new_color
@@ -594,26 +641,26 @@ class UnoMatch(Match):
                 )
             self._end_hand(seat, False, events)
             return events
-        if action.uno:
+        if uno:
             events.append(_UNO_EVENTS[seat])
         elif len(hand) == 1:
             self.exposed = seat
             events.append(_EXPOSED_EVENTS[seat])
         if effect == 0 or (card.is_wild and card is not WD4):
-            self.turn = (seat + step) % n
+            self.current = (seat + step) % n
         elif effect == SKIP:
             victim = (seat + step) % n
             events.append(_SKIP_EVENTS[victim])
-            self.turn = (victim + step) % n
+            self.current = (victim + step) % n
         elif effect == REVERSE:
             step = self.direction = -step
             events.append(_REVERSE_EVENTS[step][seat])
-            self.turn = (seat + (2 * step if n == 2 else step)) % n
+            self.current = (seat + (2 * step if n == 2 else step)) % n
         elif effect == DRAW_TWO:
             victim = (seat + step) % n
             self._penalty(victim, 2, "draw_two", events)
             events.append(_SKIP_EVENTS[victim])
-            self.turn = (victim + step) % n
+            self.current = (victim + step) % n
         else:  # Wild Draw Four
             victim = (seat + step) % n
             if self.bluff_allowed:
@@ -622,11 +669,11 @@ class UnoMatch(Match):
                 self.wd4_guilty = any(c.color_index == color for c in hand)
                 self.wd4_hand = tuple(hand)
                 self.pending = PENDING_CHALLENGE
-                self.turn = victim
+                self.current = victim
             else:
                 self._penalty(victim, 4, "wild_draw_four", events)
                 events.append(_SKIP_EVENTS[victim])
-                self.turn = (victim + step) % n
+                self.current = (victim + step) % n
         return events
 
     def _forget(self, seat: int, card: UnoCard) -> None:
@@ -641,7 +688,7 @@ class UnoMatch(Match):
                     del self.private_known[key]
 
     def _draw(self, seat: int) -> list[Event]:
-        if seat != self.turn or self.pending is not None:
+        if seat != self.current or self.pending is not None:
             self._check_turn(seat, None)
         if not self.draw_pile and len(self.discard) <= 1:
             if self._can_play(seat):
@@ -656,12 +703,12 @@ class UnoMatch(Match):
             self.passes = 0
             insort(hand, card, key=_card_index)
             if card is CREEPER_CARD:
-                events.append(Event("draw", seat, (card,), 1, _TURN_DRAW, _ONLY[seat]))
+                events.append(make_event("draw", seat, (card,), 1, _TURN_DRAW, _ONLY[seat]))
                 self._creeper(seat, events)
             else:
                 event = _DRAW_EVENTS[seat][card.index]
                 if event is None:
-                    event = Event("draw", seat, (card,), 1, _TURN_DRAW, _ONLY[seat])
+                    event = make_event("draw", seat, (card,), 1, _TURN_DRAW, _ONLY[seat])
                     _DRAW_EVENTS[seat][card.index] = event
                 events.append(event)
         else:
@@ -677,12 +724,12 @@ class UnoMatch(Match):
         return any(self._playable(card, hand) for card in hand)
 
     def _keep(self, seat: int) -> list[Event]:
-        if seat != self.turn or self.pending != PENDING_DRAWN:
+        if seat != self.current or self.pending != PENDING_DRAWN:
             self._check_turn(seat, PENDING_DRAWN)
         self.exposed = None
         self.pending = None
         self.drawn = None
-        self.turn = (seat + self.direction) % self.players
+        self.current = (seat + self.direction) % self.players
         return [_KEEP_EVENTS[seat]]
 
     def _pass(self, seat: int) -> list[Event]:
@@ -692,13 +739,13 @@ class UnoMatch(Match):
             raise IllegalAction(f"you may pass only when there is nothing to draw: {instead}")
         if self._can_play(seat):
             raise IllegalAction("you hold a matching card: you must play it")
-        events = [Event("pass", seat)]
+        events = [make_event("pass", seat)]
         self.exposed = None
         self.passes += 1
         if self.passes >= self.players:
             self._end_blocked(seat, events)
         else:
-            self.turn = (seat + self.direction) % self.players
+            self.current = (seat + self.direction) % self.players
         return events
 
     def _answer(self, seat: int, challenge: bool) -> list[Event]:
@@ -712,23 +759,25 @@ class UnoMatch(Match):
         step = self.direction
         n = self.players
         if not challenge:
-            events.append(Event("accept", seat, data={"target": offender}))
+            events.append(make_event("accept", seat, data={"target": offender}))
             self._penalty(seat, 4, "wild_draw_four", events)
             events.append(_SKIP_EVENTS[seat])
-            self.turn = (seat + step) % n
+            self.current = (seat + step) % n
         else:
             guilty = self.wd4_guilty
-            events.append(Event("challenge", seat, data={"target": offender, "guilty": guilty}))
+            events.append(
+                make_event("challenge", seat, data={"target": offender, "guilty": guilty})
+            )
             shown = self.wd4_hand
-            events.append(Event("reveal", offender, shown, len(shown), {}, _ONLY[seat]))
+            events.append(make_event("reveal", offender, shown, len(shown), {}, _ONLY[seat]))
             self.private_known[(seat, offender)] = list(shown)
             if guilty:
                 self._penalty(offender, 4, "challenge", events)
-                self.turn = seat
+                self.current = seat
             else:
                 self._penalty(seat, 6, "challenge", events)
                 events.append(_SKIP_EVENTS[seat])
-                self.turn = (seat + step) % n
+                self.current = (seat + step) % n
         self.wd4_player = None
         self.wd4_hand = ()
         return events
@@ -740,7 +789,7 @@ class UnoMatch(Match):
             raise IllegalAction(f"choose one of the colours {', '.join(COLORS)}")
         self.color = COLOR_INDEX[choice]
         self.pending = None
-        return [Event("color", seat, data={"color": choice})]
+        return [make_event("color", seat, data={"color": choice})]
 
     def _late_call(self, seat: int) -> list[Event]:
         if self.exposed != seat:
@@ -758,7 +807,7 @@ class UnoMatch(Match):
         if seat == exposed:
             raise IllegalAction("you cannot catch yourself: call uno instead")
         self.exposed = None
-        events = [Event("catch", seat, data={"target": exposed})]
+        events = [make_event("catch", seat, data={"target": exposed})]
         if len(self.hands[exposed]) == 1:
             self._penalty(exposed, 2, "catch", events)
         return events
@@ -798,7 +847,7 @@ class UnoMatch(Match):
         )
         self.hand_results.append(result)
         events.append(
-            Event(
+            make_event(
                 "hand_end",
                 winner,
                 data={
@@ -819,10 +868,10 @@ class UnoMatch(Match):
                 self.winners = tuple(s for s, t in enumerate(totals) if t == low)
             else:
                 self.winners = (winner,)
-            self.turn = None
-            events.append(Event("match_end", data={"winners": self.winners, "totals": totals}))
+            self.current = None
+            events.append(make_event("match_end", data={"winners": self.winners, "totals": totals}))
             return
-        self.turn = None  # the table stays as it ended until next_hand() deals again
+        self.current = None  # the table stays as it ended until next_hand() deals again
         self._hand_over = True
 
     def _deal_next(self, deal: dict[str, Any] | None) -> list[Event]:
@@ -851,14 +900,14 @@ class UnoMatch(Match):
                 extra = public.count(CREEPER_CARD) - merged.count(CREEPER_CARD)
                 merged += [CREEPER_CARD] * max(0, extra)
                 known.append(tuple(sorted(merged, key=_card_index)))
-        pending = self.pending if seat == self.turn else None
+        pending = self.pending if seat == self.current else None
         phase = "over" if self.winners else "hand_over" if self._hand_over else "play"
         return UnoView(
             game=self.game_id,
             seat=seat,
             players=n,
             phase=phase,
-            current=self.turn,
+            current=self.current,
             hand=_NO_CARDS if seat is None else tuple(self.hands[seat]),
             hand_sizes=tuple(len(h) for h in self.hands),
             dealer=self.dealer,
@@ -893,6 +942,21 @@ class UnoMatch(Match):
     def clone(self) -> UnoMatch:
         twin = object.__new__(type(self))
         twin.__dict__.update(self.__dict__)
+        twin.bluff_allowed = self.bluff_allowed
+        twin.running_scores = self.running_scores
+        twin.target = self.target
+        twin.dealer = self.dealer
+        twin.color = self.color
+        twin.direction = self.direction
+        twin.current = self.current
+        twin.pending = self.pending
+        twin.drawn = self.drawn
+        twin.exposed = self.exposed
+        twin.passes = self.passes
+        twin.wd4_player = self.wd4_player
+        twin.wd4_color = self.wd4_color
+        twin.wd4_guilty = self.wd4_guilty
+        twin.wd4_hand = self.wd4_hand
         # copying a Random costs more than the rest of a clone, and most playouts never
         # draw from it: both share it until either draws (copy on use, _own_rng)
         self._rng_shared = twin._rng_shared = True
@@ -924,7 +988,7 @@ class UnoMatch(Match):
             tuple(self.discard),
             self.color,
             self.direction,
-            self.turn,
+            self.current,
             self.pending,
             self.drawn,
             self.exposed,

@@ -18,6 +18,7 @@ from ..core import (
     GameSpec,
     Match,
     check_seat_turn,
+    make_event,
     parse_action,
 )
 from ..errors import IllegalAction, OptionError
@@ -174,7 +175,7 @@ class UnoHeartsMatch(Match):
         events = []
         for seat in range(n):
             events.append(
-                Event(
+                make_event(
                     "deal",
                     seat=seat,
                     cards=tuple(self.hands[seat]),
@@ -393,7 +394,7 @@ class UnoHeartsMatch(Match):
                 self.trick_pass = True
         if not self.hearts_broken and (suit == HEART or card is Y13):
             self.hearts_broken = True  # D-11
-            events.append(Event("hearts_broken", seat=seat, cards=(card,)))
+            events.append(make_event("hearts_broken", seat=seat, cards=(card,)))
         if len(self.trick) == self.players:
             self._finish_trick(events)
         else:
@@ -435,7 +436,7 @@ class UnoHeartsMatch(Match):
         self.last_trick = completed
         # hot path: Event's fields positionally (kind, seat, cards, count, data)
         data = {"points": points, "trick": len(self.tricks), "leader": self.leader}
-        events.append(Event("trick_won", winner, cards, len(cards), data))
+        events.append(make_event("trick_won", winner, cards, len(cards), data))
         wanted = self.trick_wild_sum
         if wanted:
             # §1.7.2: the taker draws face up into the trick pile; shortfall ignored (D-14)
@@ -447,7 +448,7 @@ class UnoHeartsMatch(Match):
             drawn_points = sum([c.points for c in drawn])
             points += drawn_points
             data = {"wanted": wanted, "points": drawn_points}
-            events.append(Event("draw_to_pile", winner, drawn, got, data))
+            events.append(make_event("draw_to_pile", winner, drawn, got, data))
         self.hand_points[winner] += points
         pass_hand = self.trick_pass
         self._reset_trick()
@@ -475,7 +476,7 @@ class UnoHeartsMatch(Match):
         self.pass_hands.append((len(self.tricks), taker, direction))
         self.phase = PHASE_PLAY
         self._legal = None
-        return [Event("pass_hand", seat=taker, data={"direction": direction})]
+        return [make_event("pass_hand", seat=taker, data={"direction": direction})]
 
     def _give(self, seat: int, action: Action) -> list[Event]:
         if self.passes[seat] is not None:
@@ -488,7 +489,7 @@ class UnoHeartsMatch(Match):
             if not isinstance(card, Card) or card not in hand:
                 raise IllegalAction(f"you do not hold {card}")
         self.passes[seat] = tuple(sorted(chosen, key=sort_key))
-        events = [Event("pass_chosen", seat=seat, count=3)]
+        events = [make_event("pass_chosen", seat=seat, count=3)]
         if all(p is not None for p in self.passes):
             events.extend(self._exchange())
         return events
@@ -514,7 +515,7 @@ class UnoHeartsMatch(Match):
         for seat in range(n):
             to = (seat + 1) % n
             events.append(
-                Event(
+                make_event(
                     "pass",
                     seat=seat,
                     cards=gifts[seat],
@@ -558,7 +559,7 @@ class UnoHeartsMatch(Match):
 
     def _score_moon(self, shooter: int, choice: str, events: list[Event]) -> None:
         points = tuple(moon_points(self.players, shooter, choice == MOON_SELF, MOON_POINTS))
-        events.append(Event("moon", seat=shooter, data={"choice": choice}))
+        events.append(make_event("moon", seat=shooter, data={"choice": choice}))
         self._score_hand(points, {"moon": shooter, "moon_choice": choice}, events)
 
     def _score_hand(
@@ -577,7 +578,9 @@ class UnoHeartsMatch(Match):
             self.phase = PHASE_OVER
             self._current = None
             events.append(
-                Event("match_end", data={"points": points, "totals": totals, "winners": winners})
+                make_event(
+                    "match_end", data={"points": points, "totals": totals, "winners": winners}
+                )
             )
             return
         # the table stays as it ended until next_hand() deals again

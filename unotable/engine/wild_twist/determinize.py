@@ -142,11 +142,12 @@ def _blank(spec: GameSpec, view: WildTwistView, rng: random.Random) -> WildTwist
     match.hand_results = list(view.hand_results)
     match.phase = view.phase
     match._hand_over = view.phase == "hand_over"  # next_hand() deals the next game
-    match._current = view.current
+    match.current = view.current
     match.leader = view.leader
     match.sizes = list(view.hand_sizes)
     match.leftovers = []
     match.leftovers_to = view.leftovers_to
+    match.out_of_play = []  # every card is in a hand, the leftovers or a trick
     match.trick = list(view.trick)
     match.lead_suit = -1
     match.best_value = 0

@@ -19,6 +19,7 @@ from ..core import (
     GameSpec,
     Match,
     check_seat_turn,
+    make_event,
     parse_action,
     shuffle,
 )
@@ -78,6 +79,43 @@ class WildTwistMatch(Match):
 
     game_id = GAME_ID
     moon_points = MOON_POINTS  # what a moon shot is worth, for the shooter's choice
+    # The game's state lives in slots: CPython reads and writes a slot at about the cost
+    # of a local, while a match's __dict__ holding 30 names or more turns every attribute
+    # access into a dict lookup. clone() copies them; Match's own fields stay in __dict__.
+    __slots__ = (
+        "best_seat",
+        "best_value",
+        "current",
+        "dealer",
+        "forced_lead",
+        "hand_size",
+        "hands",
+        "hearts_broken",
+        "last_trick",
+        "lead_suit",
+        "leader",
+        "leftovers",
+        "leftovers_to",
+        "length",
+        "moon_shooter",
+        "no_points_first_trick",
+        "opening_declined",
+        "opening_holder",
+        "out_of_play",
+        "pending_points",
+        "phase",
+        "plays",
+        "points_visible",
+        "sizes",
+        "taken",
+        "trick",
+        "tricks",
+        "tricks_won",
+        "void_masks",
+    )
+    # whose turn it is: a plain attribute (a slot), not Match's property: every caller
+    # reads it once per decision
+    current: int | None
 
     def __init__(
         self,
@@ -179,16 +217,16 @@ class WildTwistMatch(Match):
             {"dealer": self.dealer, "hand": self.hand_number, "leftovers": len(self.leftovers)}
         )
         events = [
-            Event("deal", seat, tuple(chain.from_iterable(suits)), size, data, _ONLY[seat])
+            make_event("deal", seat, tuple(chain.from_iterable(suits)), size, data, _ONLY[seat])
             for seat, (suits, size) in enumerate(zip(self.hands, self.sizes, strict=True))
         ]
         if self.opening_holder is not None:
             self.phase = "opening"
-            self._current: int | None = self.opening_holder
-            events.append(Event("opening", seat=self.opening_holder))
+            self.current = self.opening_holder
+            events.append(make_event("opening", seat=self.opening_holder))
         else:
             self._force_lowest_club()
-        self.leader: int | None = self._current
+        self.leader: int | None = self.current
         return events
 
     def _holder_of(self, card: Card) -> int | None:
@@ -211,21 +249,17 @@ class WildTwistMatch(Match):
         self.phase = "play"
         lowest = self._lowest_club()
         if lowest is None:  # only in a partial deal without natural clubs
-            self._current = (self.dealer + 1) % self.players
+            self.current = (self.dealer + 1) % self.players
             return
-        self._current, self.forced_lead = lowest
+        self.current, self.forced_lead = lowest
 
     # -- what callers ask --------------------------------------------------------------
 
-    @property
-    def current(self) -> int | None:
-        return self._current
-
     def actors(self) -> tuple[int, ...]:
-        return () if self._current is None else (self._current,)
+        return () if self.current is None else (self.current,)
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if seat != self._current:
+        if seat != self.current:
             return []
         if self.phase == "play":
             plays = self.plays[seat]  # copied out at C speed: callers may change the list
@@ -262,7 +296,7 @@ class WildTwistMatch(Match):
             seat=seat,
             players=n,
             phase=self.phase,
-            current=self._current,
+            current=self.current,
             hand=() if seat is None else tuple(c for suit in self.hands[seat] for c in suit),
             hand_sizes=tuple(self.sizes),
             dealer=self.dealer,
@@ -323,7 +357,7 @@ class WildTwistMatch(Match):
             type(action) is Action
             and action.kind == "play"
             and seat.__class__ is int
-            and seat == self._current
+            and seat == self.current
             and self.phase == "play"
         ):
             events = self._play(seat, action)
@@ -335,8 +369,10 @@ class WildTwistMatch(Match):
     def _apply(self, seat: int, action: Action) -> list[Event]:
         kind = action.kind
         if kind == "play" and self.phase == "play":
+            if seat != self.current:
+                check_seat_turn(self, seat, self.current)
             return self._play(seat, action)
-        check_seat_turn(self, seat, self._current)
+        check_seat_turn(self, seat, self.current)
         phase = self.phase
         if phase == "opening":
             return self._opening(seat, action)
@@ -363,8 +399,8 @@ class WildTwistMatch(Match):
                 )
             self.opening_declined = True
             self._force_lowest_club()
-            self.leader = self._current
-            return [Event("decline", seat=seat)]
+            self.leader = self.current
+            return [make_event("decline", seat=seat)]
         if action.kind == "play" and action.card is WILD_CLUB:
             if action.choice != LOW:
                 raise IllegalAction("the Wild Club may open the game only as LOW: play WC>LOW")
@@ -379,31 +415,34 @@ class WildTwistMatch(Match):
         raise IllegalAction(f"open with {WILD_CLUB_LOW} or decline")
 
     def _play(self, seat: int, action: Action) -> list[Event]:
-        if seat != self._current:
-            check_seat_turn(self, seat, self._current)
+        """Play a card for ``seat``, the seat to move (every caller has checked that)."""
         card = action.card
         if card.__class__ is not Card:
             raise IllegalAction(f"{card!r} is not a {GAME_NAME} card")
         hand = self.hands[seat]
         suit = card.suit
+        held = hand[suit]
         try:
-            position = hand[suit].index(card)
+            position = held.index(card)
         except ValueError:
             raise IllegalAction(f"you do not hold {card}") from None
         declared = action.choice
-        if card.wild:
+        wild = card.wild
+        if wild:
             if declared == HIGH:
                 value = WILD_HIGH_VALUE
             elif declared == LOW:
                 value = WILD_LOW_VALUE
             else:
                 raise IllegalAction(self._rule_error(seat, card) or _declare_error(card))
+            key = card.index * 2 + (declared == LOW)  # play_key, inlined
         elif declared is not None:
             raise IllegalAction(
                 self._rule_error(seat, card) or f"only a Wild is declared HIGH or LOW: play {card}"
             )
         else:
             value = card.rank
+            key = card.index * 2
         if action.uno:
             raise IllegalAction(f"there is no UNO call in {GAME_NAME}")
         trick = self.trick
@@ -440,20 +479,21 @@ class WildTwistMatch(Match):
             self.best_seat = seat
             self.leader = seat
         # checks done: change the state
-        key = card.index * 2 + (declared == LOW)  # play_key, inlined
-        del hand[suit][position]
-        # a Wild is last in its suit, its two plays last in the suit's plays
-        del self.plays[seat][suit][position : position + 1 + card.wild]
+        del held[position]
+        if wild:  # a Wild is last in its suit, its two plays last in the suit's plays
+            del self.plays[seat][suit][position:]
+        else:
+            del self.plays[seat][suit][position]
         self.sizes[seat] -= 1
         trick.append(TRICK_ENTRIES[seat][key])
         events = [PLAY_EVENTS[seat][key]]
         if breaks:
             self.hearts_broken = True
-            events.append(Event("hearts_broken", seat=seat, cards=(card,), count=1))
+            events.append(make_event("hearts_broken", seat=seat, cards=(card,), count=1))
         if len(trick) == self.players:
             self._finish_trick(events)
         else:
-            self._current = (seat + 1) % self.players
+            self.current = (seat + 1) % self.players
         return events
 
     def _rule_error(self, seat: int, card: Card) -> str | None:
@@ -496,11 +536,11 @@ class WildTwistMatch(Match):
         completed = (leader, winner, plays)
         self.tricks.append(completed)
         self.last_trick = completed
-        events.append(Event("trick_won", winner, cards, len(cards), data))
+        events.append(make_event("trick_won", winner, cards, len(cards), data))
         self.trick = []
         self.lead_suit = -1
         self.leader = winner
-        self._current = winner
+        self.current = winner
         if not self.sizes[winner]:
             self._score(events)
 
@@ -511,7 +551,7 @@ class WildTwistMatch(Match):
         for seat, seat_points in enumerate(points):
             if seat_points == MOON_POINTS:  # only all 14 hearts and the Q♠ make 27
                 self.phase = "moon"
-                self._current = seat
+                self.current = seat
                 self.moon_shooter = seat
                 self.pending_points = points
                 return
@@ -520,7 +560,7 @@ class WildTwistMatch(Match):
     def _score_moon(self, seat: int, choice: str) -> list[Event]:
         n = self.players
         points = moon_points(n, seat, choice == "self", MOON_POINTS)
-        events = [Event("moon", seat=seat, data={"choice": choice})]
+        events = [make_event("moon", seat=seat, data={"choice": choice})]
         self.moon_shooter = None
         self._end_hand(points, {"moon": seat, "moon_choice": choice}, events)
         return events
@@ -537,12 +577,14 @@ class WildTwistMatch(Match):
         if over:
             self.winners = winners  # D-3: co-winners
             self.phase = "over"
-            self._current = None
-            events.append(Event("match_end", data={"totals": result.totals, "winners": winners}))
+            self.current = None
+            events.append(
+                make_event("match_end", data={"totals": result.totals, "winners": winners})
+            )
             return
         # the table stays as it ended until next_hand() deals again
         self.phase = "hand_over"
-        self._current = None
+        self.current = None
         self._hand_over = True
 
     def _deal_next(self, deal: dict[str, Any] | None) -> list[Event]:
@@ -559,6 +601,24 @@ class WildTwistMatch(Match):
     def clone(self) -> WildTwistMatch:
         other = object.__new__(WildTwistMatch)
         other.__dict__.update(self.__dict__)  # rng shared: the engine no longer draws from it
+        other.length = self.length
+        other.no_points_first_trick = self.no_points_first_trick
+        other.hand_size = self.hand_size
+        other.last_trick = self.last_trick
+        other.dealer = self.dealer
+        other.out_of_play = self.out_of_play  # never changed after the deal: shared
+        other.leftovers_to = self.leftovers_to
+        other.lead_suit = self.lead_suit
+        other.best_value = self.best_value
+        other.best_seat = self.best_seat
+        other.hearts_broken = self.hearts_broken
+        other.moon_shooter = self.moon_shooter
+        other.opening_declined = self.opening_declined
+        other.forced_lead = self.forced_lead
+        other.opening_holder = self.opening_holder
+        other.phase = self.phase
+        other.current = self.current
+        other.leader = self.leader
         other.scores = self.scores[:]
         other.hand_results = self.hand_results[:]
         other.history = self.history[:]

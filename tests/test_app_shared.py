@@ -13,7 +13,7 @@ from test_tables import Bot, connect
 
 from unotable.app.screens.handover import HandOverScreen
 from unotable.app.screens.lobby import LobbyScreen
-from unotable.app.screens.shared import SeatPlanScreen, SharedTablesScreen
+from unotable.app.screens.shared import SeatPlanScreen, SharedTablesScreen, table_line
 from unotable.app.screens.table import TableScreen
 from unotable.app.widgets.hand import HandView
 from unotable.tables.service import TableService
@@ -182,6 +182,7 @@ async def test_hot_seat_players_share_one_terminal_at_a_shared_table(
             (table,) = service.tables.values()
             assert table.seats[1].local and not table.seats[1].open
             assert table.seats[2].open and table.free_seats() == [2]
+            assert "Cy (hot-seat)" in table_line(table.info(), {})  # as the list shows it
 
             bo = await connect(service, 2)
             await bo.client.send({"type": "join", "table": table.table_id, "name": "Bo"})

@@ -144,6 +144,7 @@ class Table:
                     "name": s.name,
                     "kind": s.kind,
                     "open": s.open,
+                    "local": s.local,
                     "taken": s.holder is not None,
                     "present": self._present(i),
                 }

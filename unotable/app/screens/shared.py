@@ -26,11 +26,13 @@ ANSWER_SECONDS = 10.0
 def table_line(info: dict[str, Any], titles: dict[str, str]) -> str:
     seats = info["seats"]
     free = sum(1 for s in seats if s["kind"] == "human" and s["open"] and not s["taken"])
-    who = ", ".join(
-        s["name"] + ("" if s["kind"] == "human" else f" ({s['kind']})")
-        for s in seats
-        if s["taken"] or s["kind"] != "human"
-    )
+
+    def label(seat: dict[str, Any]) -> str:
+        if seat["kind"] != "human":
+            return f"{seat['name']} ({seat['kind']})"
+        return seat["name"] + (" (hot-seat)" if seat.get("local") else "")
+
+    who = ", ".join(label(s) for s in seats if s["taken"] or s["kind"] != "human")
     if info["over"]:
         state = "over"
     elif not info["started"]:

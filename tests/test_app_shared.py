@@ -191,8 +191,8 @@ async def test_hot_seat_players_share_one_terminal_at_a_shared_table(
             )
             await until(pilot, lambda: table.started, "the match did not begin")
 
-            screen = app.screen
-            assert isinstance(screen, TableScreen)
+            # the table screen, under Ann's hand-over if that came first
+            screen = next(s for s in app.screen_stack if isinstance(s, TableScreen))
             handed_to: list[str] = []
             turns = {0: 0, 1: 0}
             match = table.controller.match

@@ -325,6 +325,8 @@ class UnoTableApp(App[None]):
 
     def on_unmount(self) -> None:
         self.flush_saves()
+        if self._shared_pump is not None:
+            self._shared_pump.cancel()  # a shared table's frames have nobody to show them
 
     def start_match(self, controller: Any, match_file: Any = None) -> None:
         """Open the table. ``match_file``: the saved match it continues (None: a new one)."""

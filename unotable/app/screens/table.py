@@ -692,8 +692,8 @@ class TableScreen(Screen[None]):
     def remote_update(self, news: str) -> None:
         """The shared table sent something: show it (called on the app's loop)."""
         c: Any = self.controller
-        if self._leaving:
-            return
+        if self._leaving or not self.is_attached:
+            return  # news for a screen already gone (the app is closing)
         if news == "refused" and c.refusal:
             self.error = c.refusal
             self.refresh_table()

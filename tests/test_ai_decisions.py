@@ -135,3 +135,64 @@ def test_the_playout_policys_fast_path_chooses_as_the_generic_one(game: str, pla
             compared += 1
             match.apply(seat, fast if rng.random() < 0.7 else rng.choice(legal))
     assert compared > 1000
+
+
+PILE = [
+    "Y6",
+    "Y6",
+    "Y7",
+    "Y7",
+    "Y8",
+    "Y8",
+    "B6",
+    "B6",
+    "B7",
+    "B7",
+    "B8",
+    "B8",
+    "G7",
+    "G7",
+    "G3",
+    "R1",
+    "R2",
+    "R3",
+    "R4",
+    "R6",
+]
+
+
+def test_a_seat_that_drew_is_sampled_without_a_playable_card(deal: Any) -> None:
+    from unotable.ai.search import refine
+    from unotable.engine.uno import determinize
+    from unotable.engine.uno.cards import MATCH
+
+    # seat 1 holds no red, no 7 and no wild: on R7 it must draw
+    hands = [["R7", "G3", "B4"], ["G1", "G2", "G4", "G5", "G6", "G8", "G9"], SEVEN[0], SEVEN[1]]
+    match = deal(hands, first="R5", pile=PILE)
+    hard = build("hard", "uno", 1, worlds=2)
+    normal = build("normal", "uno", 1)
+    first = match.view(0)
+    seven = next(a for a in first.legal if str(a) == "R7")
+    hard.brain.prior.memory.after(first, seven)
+    match.apply(0, seven)
+    while match.current != 0:
+        seat = match.current
+        match.apply(seat, normal.choose(match.view(seat)))
+    view = match.view(0)
+    memory = hard.brain.prior.memory
+    memory.observe(view)
+    assert "R" in memory.lacks(1)
+    blocked = hard.brain.blocked(view)
+    top, colour = blocked[1]
+    for seed in range(30):
+        world = determinize(view, random.Random(seed))
+        cards = sorted(c.index for h in world.hands for c in h) + sorted(
+            c.index for c in world.draw_pile
+        )
+        refine(world, blocked, random.Random(seed))
+        assert not any(MATCH[top][colour][c.index] for c in world.hands[1])
+        assert len(world.hands[1]) == view.hand_sizes[1]
+        after = sorted(c.index for h in world.hands for c in h) + sorted(
+            c.index for c in world.draw_pile
+        )
+        assert sorted(after) == sorted(cards)  # the same cards, only moved

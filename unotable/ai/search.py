@@ -34,6 +34,8 @@ from .rollout import Policy, policy_for, turn_actions
 from .uno import best_colour, colour_counts, unseen_by_colour
 from .uno_value import WEIGHTS, utility
 
+COLOUR_INDEX = {"R": 0, "Y": 1, "G": 2, "B": 3}
+
 UNO_GAMES = ("uno", "uno-minecraft")
 _MODULES = {
     "uno": "unotable.engine.uno",
@@ -41,12 +43,14 @@ _MODULES = {
     "uno-hearts": "unotable.engine.uno_hearts",
     "wild-twist-hearts": "unotable.engine.wild_twist",
 }
-DEFAULT_BUDGET_MS = 100.0
+DEFAULT_BUDGET_MS = 120.0
 ALPHA = 0.1  # family-wise chance of overriding the default by luck (Hearts games)
 # UNO: each decision moves the chance of going out by about a percent, so a guard as strict
-# as the Hearts one leaves the search's findings unused (measured: 0.4 beat 0.1 and 0.8)
-UNO_ALPHA = 0.4
+# as the Hearts one leaves the search's findings unused (measured: 0.4 beat 0.1 and 0.8;
+# valued by continuations from the true deal, 0.2 did as well as 0.4 or a little better)
+UNO_ALPHA = 0.2
 PRUNE_AFTER = 12  # worlds before candidates clearly worse than the default are dropped
+MAX_SWAP_TRIES = 12  # refine: draws from the pile before leaving a card where it is
 MAX_PLAYOUT_STEPS = 3000  # a hand never needs this many; guards against a stuck playout
 
 Determinizer = Callable[..., Match]
@@ -82,6 +86,7 @@ class SearchBrain(Brain):
         self.uno_colours = 2  # UNO: colours tried for a wild (most held, plus the next seat's void)
         self.bluff_victim = 1  # UNO: a Wild Draw Four bluff is searched against this many cards
         self.draw_for_wilds = True  # UNO: search drawing when only wilds can be played
+        self.infer_draws = True  # UNO: a seat that drew held nothing playable (refine)
         self.uno_weights = WEIGHTS.get(game_id, WEIGHTS["uno"])
         self.policy: Policy = policy_for(game_id)
         self.determinize = determinizer_for(game_id)
@@ -275,6 +280,7 @@ class SearchBrain(Brain):
         alive = list(range(k))
         world_rng = random.Random(seed)
         avoid = self.avoid(view)
+        blocked = self.blocked(view) if self.infer_draws else None
         sampled = 0
         limit = self.worlds
         values = [0.0] * k
@@ -287,6 +293,8 @@ class SearchBrain(Brain):
             if self._cancel.is_set() and sampled:
                 break
             world = self.determinize(view, world_rng, avoid)
+            if blocked:
+                refine(world, blocked, world_rng)
             playout_seed = world_rng.getrandbits(64)
             complete = True
             for i in alive:
@@ -326,6 +334,23 @@ class SearchBrain(Brain):
         if memory is None:
             return None
         return {seat: memory.lacks(seat) for seat in range(view.players) if memory.lacks(seat)}
+
+    def blocked(self, view: Any) -> dict[int, tuple[int, int]]:
+        """UNO: per seat, the (top card index, colour index) it last drew on, for the seats
+        whose hands the sampler deals entirely at random (no card of theirs is known)."""
+        memory = getattr(self.prior, "memory", None)
+        found = getattr(memory, "blocked", None)
+        if not found:
+            return {}
+        known = getattr(view, "known", ())
+        result = {}
+        for seat, (top, colour) in found.items():
+            if seat == view.seat or (seat < len(known) and known[seat]):
+                continue
+            index = getattr(top, "index", None)
+            if index is not None and colour in COLOUR_INDEX:
+                result[seat] = (index, COLOUR_INDEX[colour])
+        return result
 
     def notice(self, view: Any, action: Action) -> None:
         self.prior.notice(view, action)
@@ -384,6 +409,37 @@ class SearchBrain(Brain):
             return 1.0 if winner == me else 0.0
         others = [p for s, p in enumerate(points) if s != me]
         return sum(others) / len(others) - points[me]
+
+
+def refine(world: Any, blocked: dict[int, tuple[int, int]], rng: random.Random) -> None:
+    """Make a sampled UNO world agree with what seats showed by drawing: a seat that drew
+    on (top card, colour) held nothing playable there, so each such card dealt to it is
+    swapped with a random unplayable card from the draw pile (when one is left)."""
+    from unotable.engine.uno.cards import MATCH
+
+    hands = getattr(world, "hands", None)
+    pile = getattr(world, "draw_pile", None)
+    if hands is None or pile is None:
+        return
+    for seat, (top, colour) in blocked.items():
+        playable = MATCH[top][colour]
+        hand = hands[seat]
+        moved = False
+        for i, card in enumerate(hand):
+            if not playable[card.index]:
+                continue
+            for _ in range(MAX_SWAP_TRIES):  # a random unplayable card from the pile
+                j = rng.randrange(len(pile)) if pile else -1
+                if j >= 0 and not playable[pile[j].index]:
+                    hand[i], pile[j] = pile[j], card
+                    moved = True
+                    break
+        if moved:
+            hand.sort(key=_card_index)
+
+
+def _card_index(card: Any) -> int:
+    return int(card.index)
 
 
 def override_bound(candidates: int, alpha: float = ALPHA) -> float:

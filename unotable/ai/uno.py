@@ -78,6 +78,11 @@ class Memory:
         self.direction = 1
         self.colour_after: str | None = None
         self.revealed: tuple[int, ...] = ()
+        # the (top card, active colour) each seat last drew on: its whole hand then, and the
+        # card it drew and kept, could not be played there (no card of the colour or face,
+        # no wild); forgotten when its hand grows in a way the views do not show
+        self.blocked: dict[int, tuple[Any, str]] = {}
+        self.top_after: Any = None
 
     def lacks(self, seat: int) -> frozenset[str]:
         return frozenset(self.voids.get(seat, ()))
@@ -85,6 +90,7 @@ class Memory:
     def observe(self, view: Any) -> None:
         if view.hand_number != self.hand_number:
             self.voids = {}
+            self.blocked = {}
         elif view.current == view.seat and view.pending is None:
             self._infer(view)
 
@@ -109,14 +115,19 @@ class Memory:
             for s, d in zip(seats, deltas, strict=False):
                 if d > 0:
                     self.voids.pop(s, None)
+                    self.blocked.pop(s, None)
             return
         colour = self.colour_after
+        top = self.top_after
         played = iter(new)
         for seat, delta in zip(seats, deltas, strict=True):
             if delta >= 0 and colour is not None:
                 self.voids.setdefault(seat, set()).add(colour)  # drew: had none of it
+                if top is not None:
+                    self.blocked[seat] = (top, colour)
             if delta <= 0:
-                info = uno_card(next(played))
+                top = next(played)
+                info = uno_card(top)
                 if info.colour is not None:
                     self.voids.get(seat, set()).discard(info.colour)
                     colour = info.colour
@@ -131,7 +142,9 @@ class Memory:
         self.sizes = tuple(s - mine if i == view.seat else s for i, s in enumerate(view.hand_sizes))
         self.direction = view.direction
         self.revealed = tuple(view.revealed)
+        self.top_after = view.discard[-1] if view.discard else None
         if action.kind == "play":
+            self.top_after = action.card
             info = uno_card(action.card)
             self.colour_after = info.colour or action.choice
             if info.kind not in ("num", "wild", "creeper"):

@@ -196,7 +196,7 @@ async def test_hot_seat_players_share_one_terminal_at_a_shared_table(
             handed_to: list[str] = []
             turns = {0: 0, 1: 0}
             match = table.controller.match
-            while not match.hand_results and sum(turns.values()) < 30:
+            while not match.hand_results and sum(turns.values()) < 10:
                 await until(
                     pilot,
                     lambda: (

@@ -274,7 +274,6 @@ async def test_three_ssh_players_play_a_hand_at_one_table(
                     player.pressed_at = moment
                     # a key that reached a screen about to change is dropped: press again
                     player.retry_at = time.monotonic() + 3
-                await asyncio.sleep(0.02)
             for player in players:
                 await player.until(" 1 is over", check)  # "Hand 1", or "Game 1" in Wild Twist
             assert all(p.frames > 20 for p in players)

@@ -29,14 +29,30 @@ async def until(pilot: Any, check: Any, what: str) -> None:
         await pilot.pause(0.01)
 
 
-async def test_create_a_shared_table_and_play_with_a_second_terminal(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    service = TableService(tmp_path, speed="instant", grace=60.0, hand_over_wait=0.0)
+async def serve_tables(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> TableService:
+    """A table service, and this process's app told it is served, as Ann, beside it."""
+    service = TableService(data_dir, speed="instant", grace=60.0, hand_over_wait=0.0)
     await service.start()
     monkeypatch.setenv("UNOTABLE_SERVED", "1")
     monkeypatch.setenv("UNOTABLE_TABLES", str(service.socket_path))
     monkeypatch.setenv("UNOTABLE_PLAYER", "Ann")
+    return service
+
+
+async def open_shared_tables(pilot: Any) -> None:
+    """From the lobby, J: the list of the server's shared tables."""
+    app = pilot.app
+    await until(
+        pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.filled, "no lobby"
+    )
+    await pilot.press("j")
+    await until(pilot, lambda: isinstance(app.screen, SharedTablesScreen), "no list")
+
+
+async def test_create_a_shared_table_and_play_with_a_second_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = await serve_tables(tmp_path, monkeypatch)
     setup = {
         "game": "uno-hearts",
         "seats": [["You", "human"], ["Bo", "human"], ["Cy", "normal"], ["Di", "normal"]],
@@ -46,13 +62,7 @@ async def test_create_a_shared_table_and_play_with_a_second_terminal(
     bo: Bot | None = None
     try:
         async with app.run_test(size=(100, 30)) as pilot:
-            await until(
-                pilot,
-                lambda: isinstance(app.screen, LobbyScreen) and app.screen.filled,
-                "no lobby",
-            )
-            await pilot.press("j")
-            await until(pilot, lambda: isinstance(app.screen, SharedTablesScreen), "no list")
+            await open_shared_tables(pilot)
             await until(pilot, lambda: "No shared table yet" in screen_text(app), "empty list")
             await pilot.press("n")  # a new shared table from the lobby's setup
             await until(pilot, lambda: isinstance(app.screen, SeatPlanScreen), "no seat plan")
@@ -126,20 +136,11 @@ async def test_create_a_shared_table_and_play_with_a_second_terminal(
 async def test_a_table_with_no_seat_for_others_is_not_created(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    service = TableService(tmp_path, speed="instant")
-    await service.start()
-    monkeypatch.setenv("UNOTABLE_SERVED", "1")
-    monkeypatch.setenv("UNOTABLE_TABLES", str(service.socket_path))
+    service = await serve_tables(tmp_path, monkeypatch)
     app = make_app()  # the default lobby: one human, three computers
     try:
         async with app.run_test(size=(100, 30)) as pilot:
-            await until(
-                pilot,
-                lambda: isinstance(app.screen, LobbyScreen) and app.screen.filled,
-                "no lobby",
-            )
-            await pilot.press("j")
-            await until(pilot, lambda: isinstance(app.screen, SharedTablesScreen), "no list")
+            await open_shared_tables(pilot)
             await pilot.press("n")
             await until(pilot, lambda: "nobody could join" in screen_text(app), "no reason")
             assert not service.tables
@@ -152,11 +153,7 @@ async def test_hot_seat_players_share_one_terminal_at_a_shared_table(
 ) -> None:
     """Ann and Cy play hot-seat at one terminal while Bo joins from his own: the keyboard
     is handed over between Ann and Cy, and each sees only their own cards."""
-    service = TableService(tmp_path, speed="instant", grace=60.0, hand_over_wait=0.0)
-    await service.start()
-    monkeypatch.setenv("UNOTABLE_SERVED", "1")
-    monkeypatch.setenv("UNOTABLE_TABLES", str(service.socket_path))
-    monkeypatch.setenv("UNOTABLE_PLAYER", "Ann")
+    service = await serve_tables(tmp_path, monkeypatch)
     setup = {
         "game": "uno",
         "seats": [["You", "human"], ["Cy", "human"], ["Bo", "human"], ["Di", "normal"]],
@@ -166,13 +163,7 @@ async def test_hot_seat_players_share_one_terminal_at_a_shared_table(
     bo: Bot | None = None
     try:
         async with app.run_test(size=(100, 30)) as pilot:
-            await until(
-                pilot,
-                lambda: isinstance(app.screen, LobbyScreen) and app.screen.filled,
-                "no lobby",
-            )
-            await pilot.press("j")
-            await until(pilot, lambda: isinstance(app.screen, SharedTablesScreen), "no list")
+            await open_shared_tables(pilot)
             await pilot.press("n")
             await until(pilot, lambda: isinstance(app.screen, SeatPlanScreen), "no seat plan")
             await pilot.press("down", "enter")  # Cy: played here

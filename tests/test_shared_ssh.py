@@ -21,6 +21,7 @@ import pyte
 import pytest
 from test_serve_ssh import connect, host_key, open_table, running_table  # noqa: F401
 from test_serve_web import free_port, wait_for_listener
+from test_tables import cards_in
 
 from unotable.app.games import presentation_for
 from unotable.controller.wire import encode
@@ -75,6 +76,27 @@ class Terminal:
 PROSE = re.compile(r"Wild Draw (Four|Two)")
 
 
+def deal(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """Tables created from now on deal with ``seed`` (a server picks a random one)."""
+    monkeypatch.setattr(
+        service_module, "secrets", SimpleNamespace(randbits=lambda _bits: seed, token_hex=token_hex)
+    )
+
+
+async def create_table(creator: Terminal, service: TableService) -> Any:
+    """The creator opens Shared tables and creates one from their lobby's setup, every
+    other Human seat open for a friend; the table, waiting for them."""
+    await creator.until("Shared tables")
+    creator.press("j")
+    await creator.until("No shared table yet")
+    creator.press("n")
+    await creator.until("Who sits where?")
+    creator.press("\r")  # create it as it is
+    await creator.until("Waiting for players to sit down")
+    (table,) = service.tables.values()
+    return table
+
+
 def shows(text: str, labels: set[str]) -> set[str]:
     """Labels written whole on screen: between spaces, brackets or punctuation (a toast's
     edge over "Y15" leaves "Y1▌", which is not a card shown)."""
@@ -84,23 +106,6 @@ def shows(text: str, labels: set[str]) -> set[str]:
         for label in labels
         if re.search(rf"(?<![^\s\[(:,]){re.escape(label)}(?=[\s\]),.:!]|$)", text)
     }
-
-
-def cards_named(snapshot: Any) -> set[str]:
-    found: set[str] = set()
-
-    def walk(item: Any) -> None:
-        if isinstance(item, dict):
-            if "$card" in item:
-                found.add(item["$card"])
-            for value in item.values():
-                walk(value)
-        elif isinstance(item, list):
-            for value in item:
-                walk(value)
-
-    walk(snapshot)
-    return found
 
 
 # each game's options, and a deal (the table's seed) whose hand is short when the humans
@@ -122,9 +127,7 @@ async def test_three_ssh_players_play_a_hand_at_one_table(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     options, seed = HANDS[game]
-    monkeypatch.setattr(
-        service_module, "secrets", SimpleNamespace(randbits=lambda _bits: seed, token_hex=token_hex)
-    )
+    deal(monkeypatch, seed)
     ann_dir = tmp_path / "users" / "ann"
     ann_dir.mkdir(parents=True)
     setup = {
@@ -144,14 +147,7 @@ async def test_three_ssh_players_play_a_hand_at_one_table(
                 for name, conn in zip(names, connections, strict=True)
             ]
             ann, bo, cy = players
-            await ann.until("Shared tables")
-            ann.press("j")
-            await ann.until("No shared table yet")
-            ann.press("n")
-            await ann.until("Who sits where?")
-            ann.press("\r")  # create it, every other human seat open for a friend
-            await ann.until("Waiting for players to sit down")
-            (table,) = service.tables.values()
+            table = await create_table(ann, service)
             style = presentation_for(game)
             controller = table.controller
 
@@ -175,7 +171,7 @@ async def test_three_ssh_players_play_a_hand_at_one_table(
 
             @at_version
             def public_now() -> set[str]:
-                return labels(cards_named(encode(controller.snapshot(None))))
+                return labels(cards_in(encode(controller.snapshot(None))))
 
             @at_version
             def hand_of(seat: int) -> set[str]:
@@ -205,9 +201,9 @@ async def test_three_ssh_players_play_a_hand_at_one_table(
                         for card in event.cards
                     }
                     public.update(public_now())
-                    extra = labels(cards_named(message["snapshot"])) - own - public - shown
+                    extra = labels(cards_in(message["snapshot"])) - own - public - shown
                     assert not extra, f"seat {seat} was sent {extra}"
-                    sent[seat].update(labels(cards_named(message["snapshot"])))
+                    sent[seat].update(labels(cards_in(message["snapshot"])))
                     frames[seat] += 1
                 original_send(conn, message)
 
@@ -317,14 +313,7 @@ async def test_a_player_killed_mid_turn_gets_a_computer_then_their_seat_back(
         try:
             ann = Terminal("ann", await open_table(ann_conn, term_size=(COLS, ROWS)))
             bo = Terminal("bo", await open_table(bo_conn, term_size=(COLS, ROWS)))
-            await ann.until("Shared tables")
-            ann.press("j")
-            await ann.until("No shared table yet")
-            ann.press("n")
-            await ann.until("Who sits where?")
-            ann.press("\r")  # create it, every other human seat open for a friend
-            await ann.until("Waiting for players to sit down")
-            (table,) = service.tables.values()
+            table = await create_table(ann, service)
             await bo.until("Shared tables")
             bo.press("j")
             await bo.until("UNO  [waiting")
@@ -383,9 +372,7 @@ async def test_a_browser_tab_sits_at_an_ssh_players_table(
 ) -> None:
     """`serve ssh` and `serve web` on one data dir share their tables: a player in a
     browser tab finds the table an SSH player made, sits down and plays at it."""
-    monkeypatch.setattr(
-        service_module, "secrets", SimpleNamespace(randbits=lambda _bits: 7, token_hex=token_hex)
-    )  # a deal where the guest, at seat 2, plays first
+    deal(monkeypatch, 7)  # a deal where the guest, at seat 2, plays first
     ann_dir = tmp_path / "users" / "ann"
     ann_dir.mkdir(parents=True)
     setup = {
@@ -407,14 +394,7 @@ async def test_a_browser_tab_sits_at_an_ssh_players_table(
         conn = await connect(server, username="ann")
         try:
             ann = Terminal("ann", await open_table(conn, term_size=(COLS, ROWS)))
-            await ann.until("Shared tables")
-            ann.press("j")
-            await ann.until("No shared table yet")
-            ann.press("n")
-            await ann.until("Who sits where?")
-            ann.press("\r")  # create it, every other human seat open for a friend
-            await ann.until("Waiting for players to sit down")
-            (table,) = service.tables.values()
+            table = await create_table(ann, service)
             await wait_for_listener(port)
             tab = "c" * 32
             url = f"ws://127.0.0.1:{port}/ws/tab/{tab}?width={COLS}&height={ROWS}"

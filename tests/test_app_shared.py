@@ -175,6 +175,13 @@ async def test_hot_seat_players_share_one_terminal_at_a_shared_table(
             assert table.seats[2].open and table.free_seats() == [2]
             assert "Cy (hot-seat)" in table_line(table.info(), {})  # as the list shows it
 
+            # nobody else takes a seat played at Ann's terminal, even naming it
+            intruder = await connect(service, 3)
+            await intruder.client.send({"type": "join", "table": table.table_id, "seat": 1})
+            await intruder.until(lambda b: b.refusals, play=False)
+            assert "creator's terminal" in intruder.refusals[0]
+            await intruder.client.close()
+
             bo = await connect(service, 2)
             await bo.client.send({"type": "join", "table": table.table_id, "name": "Bo"})
             bo_plays = asyncio.ensure_future(

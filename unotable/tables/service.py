@@ -284,6 +284,8 @@ class TableService:
         state = table.seats[seat]
         if not state.human:
             raise ValueError("a computer plays that seat")
+        if state.local:
+            raise ValueError("that seat is played at its creator's terminal")
         if state.holder is not None:
             mine = (identity is not None and state.holder == identity) or (
                 isinstance(code, str) and secrets.compare_digest(code, state.code)
@@ -297,7 +299,7 @@ class TableService:
     @staticmethod
     def _own_seat(table: Table, identity: str | None, code: Any) -> int | None:
         for i, state in enumerate(table.seats):
-            if state.holder is None:
+            if state.holder is None or state.local:
                 continue
             if identity is not None and state.holder == identity:
                 return i

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import signal
 import socket
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -119,6 +120,29 @@ async def test_page_and_app_over_websocket(tmp_path: Path) -> None:
             await server.wait()
 
 
+@contextlib.asynccontextmanager
+async def web_server(data_dir: Path) -> AsyncIterator[int]:
+    """`unotable serve web` on ``data_dir``, listening; its port. Ctrl+C stops it after."""
+    port = free_port()
+    server = await asyncio.create_subprocess_exec(
+        sys.executable,
+        *("-m", "unotable", "serve", "web", "--port", str(port), "--data-dir", str(data_dir)),
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    try:
+        await wait_for_listener(port)
+        yield port
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            await asyncio.wait_for(server.wait(), WAIT)
+        finally:
+            if server.returncode is None:
+                server.kill()
+                await server.wait()
+
+
 def test_public_url() -> None:
     assert public_url("127.0.0.1", 8000) == "http://127.0.0.1:8000"
     assert public_url("::1", 8080) == "http://[::1]:8080"
@@ -145,13 +169,6 @@ async def _until(check: Callable[[], bool], what: str) -> None:
 async def test_two_tabs_each_continue_their_own_match(tmp_path: Path) -> None:
     from unotable.store.matches import list_matches
 
-    port = free_port()
-    server = await asyncio.create_subprocess_exec(
-        sys.executable,
-        *("-m", "unotable", "serve", "web", "--port", str(port), "--data-dir", str(tmp_path)),
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.DEVNULL,
-    )
     tabs = {"A": "a" * 32, "B": "b" * 32}
     web_dir = tmp_path / "web"
 
@@ -161,53 +178,43 @@ async def test_two_tabs_each_continue_their_own_match(tmp_path: Path) -> None:
     def playing() -> set[str | None]:
         return {m.session for m in matches() if m.in_use}
 
-    try:
-        await wait_for_listener(port)
-        async with aiohttp.ClientSession(trust_env=False) as http:
-            async with http.get(f"http://127.0.0.1:{port}/") as response:
-                page = await response.text()
-            assert "sessionStorage" in page and '+= "/tab/"' in page  # the tab names itself
+    async with web_server(tmp_path) as port, aiohttp.ClientSession(trust_env=False) as http:
+        async with http.get(f"http://127.0.0.1:{port}/") as response:
+            page = await response.text()
+        assert "sessionStorage" in page and '+= "/tab/"' in page  # the tab names itself
 
-            def url(tab: str) -> str:
-                return f"ws://127.0.0.1:{port}/ws/tab/{tabs[tab]}?width=100&height=30"
+        def url(tab: str) -> str:
+            return f"ws://127.0.0.1:{port}/ws/tab/{tabs[tab]}?width=100&height=30"
 
-            # Each tab starts a match and leaves it open.
-            for tab in ("A", "B"):
-                screen = bytearray()
-                async with http.ws_connect(url(tab)) as websocket:
-                    await _read_until(websocket, screen, "Human")  # the seats are filled
-                    await websocket.send_json(["stdin", "s"])  # Start
-                    await _read_until(websocket, screen, "Your hand")
-                    await websocket.send_json(["stdin", "d"])  # an action: the match is saved
-                    await _until(lambda t=tab: tabs[t] in playing(), f"tab {tab} saved nothing")
-                # the tab closed: its table ends and lets its match go
-                await _until(lambda t=tab: tabs[t] not in playing(), f"tab {tab} kept its match")
-            own = {m.session: m.match_id for m in matches()}
-            assert set(own) == {tabs["A"], tabs["B"]}
-            assert matches()[0].session == tabs["B"]  # B played last
+        # Each tab starts a match and leaves it open.
+        for tab in ("A", "B"):
+            screen = bytearray()
+            async with http.ws_connect(url(tab)) as websocket:
+                await _read_until(websocket, screen, "Human")  # the seats are filled
+                await websocket.send_json(["stdin", "s"])  # Start
+                await _read_until(websocket, screen, "Your hand")
+                await websocket.send_json(["stdin", "d"])  # an action: the match is saved
+                await _until(lambda t=tab: tabs[t] in playing(), f"tab {tab} saved nothing")
+            # the tab closed: its table ends and lets its match go
+            await _until(lambda t=tab: tabs[t] not in playing(), f"tab {tab} kept its match")
+        own = {m.session: m.match_id for m in matches()}
+        assert set(own) == {tabs["A"], tabs["B"]}
+        assert matches()[0].session == tabs["B"]  # B played last
 
-            # Both tabs come back (a reload each) and press C: each gets its own match,
-            # although B's is the most recent one for A.
-            async with http.ws_connect(url("A")) as tab_a, http.ws_connect(url("B")) as tab_b:
-                for websocket in (tab_a, tab_b):
-                    await _read_until(websocket, bytearray(), "Continue")
-                await tab_a.send_json(["stdin", "c"])
-                await _until(lambda: playing() == {tabs["A"]}, "A did not continue its match")
-                await tab_b.send_json(["stdin", "c"])
-                await _until(lambda: playing() == {tabs["A"], tabs["B"]}, "B did not continue")
-                assert {m.session: m.match_id for m in matches()} == own  # no new match
+        # Both tabs come back (a reload each) and press C: each gets its own match,
+        # although B's is the most recent one for A.
+        async with http.ws_connect(url("A")) as tab_a, http.ws_connect(url("B")) as tab_b:
+            for websocket in (tab_a, tab_b):
+                await _read_until(websocket, bytearray(), "Continue")
+            await tab_a.send_json(["stdin", "c"])
+            await _until(lambda: playing() == {tabs["A"]}, "A did not continue its match")
+            await tab_b.send_json(["stdin", "c"])
+            await _until(lambda: playing() == {tabs["A"], tabs["B"]}, "B did not continue")
+            assert {m.session: m.match_id for m in matches()} == own  # no new match
 
-            # The old address without a tab's name still serves a table.
-            async with http.ws_connect(f"ws://127.0.0.1:{port}/ws?width=80&height=24") as plain:
-                await _read_until(plain, bytearray(), "Wild Twist Hearts")
-            # A malformed name is not a route at all.
-            async with http.get(f"http://127.0.0.1:{port}/ws/tab/..%2f..%2fetc") as response:
-                assert response.status == 404
-    finally:
-        server.send_signal(signal.SIGINT)
-        try:
-            await asyncio.wait_for(server.wait(), WAIT)
-        finally:
-            if server.returncode is None:
-                server.kill()
-                await server.wait()
+        # The old address without a tab's name still serves a table.
+        async with http.ws_connect(f"ws://127.0.0.1:{port}/ws?width=80&height=24") as plain:
+            await _read_until(plain, bytearray(), "Wild Twist Hearts")
+        # A malformed name is not a route at all.
+        async with http.get(f"http://127.0.0.1:{port}/ws/tab/..%2f..%2fetc") as response:
+            assert response.status == 404

@@ -5,10 +5,9 @@ and no screen any of them is sent ever shows another player's cards."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
-import signal
-import sys
 import time
 from pathlib import Path
 from secrets import token_hex
@@ -20,7 +19,7 @@ import asyncssh
 import pyte
 import pytest
 from test_serve_ssh import connect, host_key, open_table, running_table  # noqa: F401
-from test_serve_web import free_port, wait_for_listener
+from test_serve_web import web_server
 from test_tables import cards_in
 
 from unotable.app.games import presentation_for
@@ -76,6 +75,12 @@ class Terminal:
 PROSE = re.compile(r"Wild Draw (Four|Two)")
 
 
+def remember_setup(player_dir: Path, setup: dict[str, Any]) -> None:
+    """The lobby setup this player's app opens with (their last one)."""
+    player_dir.mkdir(parents=True)
+    (player_dir / "settings.json").write_text(json.dumps({"last_setup": setup}))
+
+
 def deal(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     """Tables created from now on deal with ``seed`` (a server picks a random one)."""
     monkeypatch.setattr(
@@ -129,13 +134,12 @@ async def test_three_ssh_players_play_a_hand_at_one_table(
     options, seed = HANDS[game]
     deal(monkeypatch, seed)
     ann_dir = tmp_path / "users" / "ann"
-    ann_dir.mkdir(parents=True)
     setup = {
         "game": game,
         "seats": [["ann", "human"], ["bo", "human"], ["cy", "human"], ["Comp", "normal"]],
         "options": options,
     }
-    (ann_dir / "settings.json").write_text(json.dumps({"last_setup": setup}))
+    remember_setup(ann_dir, setup)
     async with running_table(host_key, data_dir=tmp_path, table_speed="instant") as server:
         service = server.tables
         assert isinstance(service, TableService)
@@ -291,13 +295,12 @@ async def test_a_player_killed_mid_turn_gets_a_computer_then_their_seat_back(
     from unotable.serve.paths import key_folder
 
     ann_dir = tmp_path / "keys" / key_folder(fingerprint) / "ann"
-    ann_dir.mkdir(parents=True)
     setup = {
         "game": "uno",
         "seats": [["ann", "human"], ["bo", "human"], ["Comp", "normal"]],
         "options": {},
     }
-    (ann_dir / "settings.json").write_text(json.dumps({"last_setup": setup}))
+    remember_setup(ann_dir, setup)
     async with running_table(
         host_key,
         data_dir=tmp_path,
@@ -374,28 +377,23 @@ async def test_a_browser_tab_sits_at_an_ssh_players_table(
     browser tab finds the table an SSH player made, sits down and plays at it."""
     deal(monkeypatch, 7)  # a deal where the guest, at seat 2, plays first
     ann_dir = tmp_path / "users" / "ann"
-    ann_dir.mkdir(parents=True)
     setup = {
         "game": "uno",
         "seats": [["ann", "human"], ["Guest", "human"], ["Comp", "normal"]],
         "options": {},
     }
-    (ann_dir / "settings.json").write_text(json.dumps({"last_setup": setup}))
-    async with running_table(host_key, data_dir=tmp_path, table_speed="instant") as server:
+    remember_setup(ann_dir, setup)
+    async with (
+        contextlib.AsyncExitStack() as stack,
+        running_table(host_key, data_dir=tmp_path, table_speed="instant") as server,
+    ):
         service = server.tables
         assert isinstance(service, TableService)  # the SSH server runs the tables
-        port = free_port()
-        web = await asyncio.create_subprocess_exec(
-            sys.executable,
-            *("-m", "unotable", "serve", "web", "--port", str(port), "--data-dir", str(tmp_path)),
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.DEVNULL,
-        )
         conn = await connect(server, username="ann")
         try:
             ann = Terminal("ann", await open_table(conn, term_size=(COLS, ROWS)))
             table = await create_table(ann, service)
-            await wait_for_listener(port)
+            port = await stack.enter_async_context(web_server(tmp_path))
             tab = "c" * 32
             url = f"ws://127.0.0.1:{port}/ws/tab/{tab}?width={COLS}&height={ROWS}"
             async with (
@@ -430,13 +428,6 @@ async def test_a_browser_tab_sits_at_an_ssh_players_table(
                 ) == ("draw", 1)
         finally:
             conn.close()
-            web.send_signal(signal.SIGINT)
-            try:
-                await asyncio.wait_for(web.wait(), WAIT)
-            finally:
-                if web.returncode is None:
-                    web.kill()
-                    await web.wait()
 
 
 class Browser:

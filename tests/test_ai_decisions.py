@@ -196,3 +196,20 @@ def test_a_seat_that_drew_is_sampled_without_a_playable_card(deal: Any) -> None:
             c.index for c in world.draw_pile
         )
         assert sorted(after) == sorted(cards)  # the same cards, only moved
+
+
+def test_hard_keeps_action_cards_for_defence_while_nobody_is_close(deal: Any) -> None:
+    from unotable.ai.uno import HardUnoBrain, UnoBrain
+
+    mine = ["R-skip", "R3", "G5", "B6"]
+    quiet = deal([mine, SEVEN[0], SEVEN[1], SEVEN[2]], first="R7")
+    view = quiet.view(0)
+    rng = random.Random(1)
+    assert str(UnoBrain().decide(view, view.legal, rng)) == "R-skip"
+    assert str(HardUnoBrain().decide(view, view.legal, rng)) == "R3"
+    # the next seat on two cards: the Skip is what it was kept for
+    close = deal([mine, ["B1", "B2"], SEVEN[1], SEVEN[2]], first="R7")
+    view = close.view(0)
+    assert str(HardUnoBrain().decide(view, view.legal, rng)) == "R-skip"
+    # the lobby's hard player searches on top of this prior
+    assert isinstance(build("hard", "uno", 1).brain.prior, HardUnoBrain)

@@ -20,8 +20,10 @@ KNOBS = {
 
 def _brain(level: str, game_id: str) -> Brain:
     if game_id in UNO_GAMES:
-        from .uno import EasyUnoBrain, UnoBrain
+        from .uno import EasyUnoBrain, HardUnoBrain, UnoBrain
 
+        if level == "hard":
+            return HardUnoBrain()  # the search's prior: normal, retuned
         return EasyUnoBrain() if level == "easy" else UnoBrain()
     if game_id in HEARTS_GAMES:
         from .hearts import EasyHeartsBrain, HeartsBrain
@@ -53,7 +55,7 @@ def build(level: str, game_id: str, seed: int, **settings: Any) -> ComputerPlaye
     if level == "hard":
         brain = SearchBrain(
             game_id,
-            _brain("normal", game_id),
+            _brain("hard", game_id),
             budget_ms=settings.get("budget_ms", DEFAULT_BUDGET_MS),
             worlds=settings.get("worlds"),
         )

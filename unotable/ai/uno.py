@@ -271,6 +271,24 @@ class UnoBrain(Brain):
         return self.opponents.bluff_chance(view)
 
 
+class HardUnoBrain(UnoBrain):
+    """Hard's prior: normal, retuned over duplicate deals against three normal players
+    (``bench/tune_uno.py``). It keeps Skips, Reverses and Draw Twos for defence while no
+    opponent is near going out, and does not chase colours a seat once drew on."""
+
+    action_hold = 3.0  # reluctance to spend an action card while every opponent holds 5+
+    quiet_above = 4  # "nobody near going out": every opponent holds more than this
+    void_bonus = 0.0
+
+    def play_score(self, view: Any, action: Action, unseen: dict[str, int]) -> float:
+        score = super().play_score(view, action, unseen)
+        if uno_card(action.card).kind in ("skip", "rev", "draw2"):
+            danger = min(s for i, s in enumerate(view.hand_sizes) if i != view.seat)
+            if danger > self.quiet_above:
+                score -= self.action_hold
+        return score
+
+
 class EasyUnoBrain(UnoBrain):
     """A beginner: any matching card, wilds included; the colour it holds most; never
     challenges; plays a drawn card whenever it can."""

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing
 import sys
 import time
@@ -30,6 +29,7 @@ from reference_bots import reference_bot
 
 from unotable.ai.base import ComputerPlayer
 from unotable.ai.levels import KNOBS, build
+from unotable.ai.stats import mean_interval
 from unotable.ai.uno import HardUnoBrain, UnoBrain
 
 BRAINS = {"normal": UnoBrain, "hard": HardUnoBrain}
@@ -71,9 +71,8 @@ def deal_edge(task: tuple[str, str, dict[str, Any], str, int]) -> float:
 
 def interval(values: list[float]) -> tuple[float, float]:
     """(mean, half-width of its 95% normal interval)."""
-    mean = sum(values) / len(values)
-    var = sum((v - mean) ** 2 for v in values) / max(1, len(values) - 1)
-    return mean, 1.96 * math.sqrt(var / len(values))
+    mean, low, _high = mean_interval(values)
+    return mean, mean - low
 
 
 def main(argv: list[str] | None = None) -> int:

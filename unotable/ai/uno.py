@@ -165,6 +165,8 @@ class UnoBrain(Brain):
     void_bonus = 1.5  # the next seat has shown it lacks the colour
     draw_threshold = -20.0  # draw rather than make a play scoring below this
     keep_below = -4.0  # keep a drawn card whose play scores below this
+    action_hold = 0.0  # reluctance to spend Skip, Reverse or Draw Two while all is quiet
+    quiet_above = 4  # "quiet": every opponent holds more cards than this
 
     def __init__(self) -> None:
         self.memory = Memory()
@@ -240,6 +242,8 @@ class UnoBrain(Brain):
         else:
             if info.colour != view.active_color:
                 score += self.change_bonus  # changing colour by number/symbol hides what I hold
+        if info.kind in ("skip", "rev", "draw2") and danger > self.quiet_above:
+            score -= self.action_hold  # kept for when someone is close to going out
         if info.kind in ("skip", "draw2"):
             score += self.attack(victim_size) * (1.3 if info.kind == "draw2" else 1.0)
         elif info.kind == "rev" and n > 2:
@@ -276,17 +280,8 @@ class HardUnoBrain(UnoBrain):
     (``bench/tune_uno.py``). It keeps Skips, Reverses and Draw Twos for defence while no
     opponent is near going out, and does not chase colours a seat once drew on."""
 
-    action_hold = 3.0  # reluctance to spend an action card while every opponent holds 5+
-    quiet_above = 4  # "nobody near going out": every opponent holds more than this
+    action_hold = 3.0
     void_bonus = 0.0
-
-    def play_score(self, view: Any, action: Action, unseen: dict[str, int]) -> float:
-        score = super().play_score(view, action, unseen)
-        if uno_card(action.card).kind in ("skip", "rev", "draw2"):
-            danger = min(s for i, s in enumerate(view.hand_sizes) if i != view.seat)
-            if danger > self.quiet_above:
-                score -= self.action_hold
-        return score
 
 
 class EasyUnoBrain(UnoBrain):

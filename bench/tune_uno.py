@@ -75,6 +75,29 @@ def interval(values: list[float]) -> tuple[float, float]:
     return mean, mean - low
 
 
+def compare_on_common_deals(
+    workers: int, worker: Any, runs: list[tuple[str, list[Any]]], chunksize: int, tail: str
+) -> None:
+    """Print each run's per-deal edges (``worker`` over its tasks, on ``workers``
+    processes) as mean ± 95% half-width and, after the first run, the paired difference
+    from the first: every run plays the same deals. ``tail`` ends each line."""
+    first: list[float] | None = None
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        for label, tasks in runs:
+            started = time.perf_counter()
+            edges = pool.map(worker, tasks, chunksize=chunksize)
+            mean, half = interval(edges)
+            line = f"{label}: {mean:+.4f} ± {half:.4f} per hand"
+            if first is None:
+                first = edges
+            else:
+                diffs = [a - b for a, b in zip(edges, first, strict=True)]
+                paired, paired_half = interval(diffs)
+                line += f"; against the first {paired:+.4f} ± {paired_half:.4f}"
+            seconds = time.perf_counter() - started
+            print(f"{line} ({tail}, {seconds:.0f} s)", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("configs", nargs="+", help="JSON objects of brain settings")
@@ -94,24 +117,17 @@ def main(argv: list[str] | None = None) -> int:
         unknown = unknown_settings(args.brain, overrides)
         if unknown:
             parser.error(f"{BRAINS[args.brain].__name__} has no setting {', '.join(unknown)}")
-    first: list[float] | None = None
-    with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
-        for overrides in configs:
-            started = time.perf_counter()
-            tasks = [
+    runs = [
+        (
+            f"{args.brain} {json.dumps(overrides)}",
+            [
                 (args.game, args.brain, overrides, args.opponent, DEAL_BASE + d)
                 for d in range(args.deals)
-            ]
-            edges = pool.map(deal_edge, tasks, chunksize=25)
-            mean, half = interval(edges)
-            line = f"{args.brain} {json.dumps(overrides)}: {mean:+.4f} ± {half:.4f} per hand"
-            if first is None:
-                first = edges
-            else:
-                paired, paired_half = interval([a - b for a, b in zip(edges, first, strict=True)])
-                line += f"; against the first config {paired:+.4f} ± {paired_half:.4f}"
-            seconds = time.perf_counter() - started
-            print(f"{line} ({args.deals} deals, {seconds:.0f} s)", flush=True)
+            ],
+        )
+        for overrides in configs
+    ]
+    compare_on_common_deals(args.workers, deal_edge, runs, 25, f"{args.deals} deals")
     return 0
 
 

@@ -21,10 +21,8 @@ decision samples a fixed number of worlds (``--worlds``), so runs repeat exactly
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import random
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ai_strength import PLAYERS, outcome
+from tune_uno import compare_on_common_deals
 
 from unotable.ai.levels import build
-from unotable.ai.stats import mean_interval
 from unotable.ai.tournament import drive
 from unotable.engine import get_game
 
@@ -131,22 +129,15 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [v for v in variants if v not in VARIANTS]
     if unknown:
         parser.error(f"unknown variant {', '.join(unknown)}; choose from {', '.join(VARIANTS)}")
-    first: list[float] | None = None
-    with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
-        for variant in variants:
-            started = time.perf_counter()
-            tasks = [(variant, args.game, DEAL_BASE + d, args.worlds) for d in range(args.deals)]
-            edges = pool.map(deal_edge, tasks, chunksize=4)
-            mean, low, _high = mean_interval(edges)
-            line = f"{variant:8} hard − 0.25: {mean:+.4f} ± {mean - low:.4f}"
-            if first is None:
-                first = edges
-            else:
-                diffs = [a - b for a, b in zip(edges, first, strict=True)]
-                paired, paired_low, _ = mean_interval(diffs)
-                line += f"; against {variants[0]} {paired:+.4f} ± {paired - paired_low:.4f}"
-            seconds = time.perf_counter() - started
-            print(f"{line} ({args.game}, {args.deals} deals, {seconds:.0f} s)", flush=True)
+    runs = [
+        (
+            f"{variant:8} hard − 0.25",
+            [(variant, args.game, DEAL_BASE + d, args.worlds) for d in range(args.deals)],
+        )
+        for variant in variants
+    ]
+    tail = f"{args.game}, {args.deals} deals"
+    compare_on_common_deals(args.workers, deal_edge, runs, 4, tail)
     return 0
 
 

@@ -61,20 +61,28 @@ HARD_MS = DEFAULT_BUDGET_MS  # the shipped hard player, as a user meets it
 # -- one hand -------------------------------------------------------------------------------
 
 
-def play_hand(game_id: str, seed: int, players: Sequence[Any]) -> Any:
-    """Deal one hand from ``seed`` and play it with ``players`` (one per seat, in order).
+def deal_hand(game_id: str, seed: int, players: int) -> Any:
+    """A match of one hand, dealt from ``seed``, for the duplicate format."""
+    options: dict[str, Any] = {"target": 10000} if game_id in UNO_GAMES else {}
+    if game_id == "wild-twist-hearts":
+        options = {"length": 1}
+    return get_game(game_id).new_match(players, options, seed=seed)
 
-    Returns the engine's HandResult. The one place a match is driven: to be re-pointed at
+
+def play_out(match: Any, players: Sequence[Any]) -> Any:
+    """Play ``match``'s hand with ``players`` (one per seat, in order); its HandResult.
+
+    The one place a match is driven: to be re-pointed at
     ``Controller(..., clock=VirtualClock(), computers={...}).run(max_hands=1)``.
     """
     from unotable.ai.tournament import drive
 
-    options: dict[str, Any] = {"target": 10000} if game_id in UNO_GAMES else {}
-    if game_id == "wild-twist-hearts":
-        options = {"length": 1}
-    match = get_game(game_id).new_match(len(players), options, seed=seed)
-    log = drive(match, players, max_hands=1)
-    return log.hands[0]
+    return drive(match, players, max_hands=1).hands[0]
+
+
+def play_hand(game_id: str, seed: int, players: Sequence[Any]) -> Any:
+    """Deal one hand from ``seed`` and play it with ``players``; the engine's HandResult."""
+    return play_out(deal_hand(game_id, seed, len(players)), players)
 
 
 def outcome(game_id: str, result: Any, seat: int) -> float:

@@ -29,12 +29,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from ai_strength import PLAYERS, outcome
+from ai_strength import PLAYERS, deal_hand, outcome, play_out
 from tune_uno import compare_on_common_deals
 
 from unotable.ai.levels import build
-from unotable.ai.tournament import drive
-from unotable.engine import get_game
 
 VARIANTS = ("fair", "colours", "hands", "all")
 DEAL_BASE = 5_000_011
@@ -58,7 +56,7 @@ def with_true_colours(world: Any, truth: Any, me: int, rng: random.Random) -> No
         chosen: list[int] = []
         for card in true_hand:
             group = by_slot[_slot(card)]
-            if not group:  # a card the viewer holds or saw: the true tally cannot be met
+            if not group:  # the other hands took this colour's last cards: keep the sample
                 break
             j = rng.randrange(len(group))
             group[j], group[-1] = group[-1], group[j]
@@ -103,15 +101,14 @@ def deal_edge(task: tuple[str, str, int, int]) -> float:
     variant, game_id, deal, worlds = task
     wins = 0.0
     for seat in range(PLAYERS):
-        match = get_game(game_id).new_match(PLAYERS, {"target": 10000}, seed=deal)
+        match = deal_hand(game_id, deal, PLAYERS)
         players = [
             hard_player(variant, game_id, deal, worlds, match, seat)
             if s == seat
             else build("normal", game_id, deal)
             for s in range(PLAYERS)
         ]
-        log = drive(match, players, max_hands=1)
-        wins += outcome(game_id, log.hands[0], seat)
+        wins += outcome(game_id, play_out(match, players), seat)
     return wins / PLAYERS - 1 / PLAYERS
 
 

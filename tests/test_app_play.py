@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_app_support import controller, make_app, play_one, settle, start
+from test_app_support import controller, make_app, own_turn, play_one, settle, start, until
 
 from unotable.app.screens.scoreboard import ScoreboardScreen
 
@@ -57,44 +57,34 @@ async def test_scoreboard_shows_the_finished_hand_and_q_offers_to_leave() -> Non
         assert ctrl.hand_over and ctrl.match.hand_number == 1
         assert "q" in screen.active_bindings
         await pilot.press("q")
-        await pilot.pause()
-        assert isinstance(app.screen, ChoiceScreen)
+        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the leave dialog")
         await pilot.press("1")  # keep playing: the scores come back
-        for _ in range(20):
-            await pilot.pause()
-            if isinstance(app.screen, ScoreboardScreen):
-                break
-        assert isinstance(app.screen, ScoreboardScreen) and ctrl.hand_over
+        await until(pilot, lambda: isinstance(app.screen, ScoreboardScreen), "the scores")
+        assert ctrl.hand_over
         await pilot.press("enter")
-        for _ in range(20):
-            await pilot.pause()
-            if not ctrl.hand_over:
-                break
+        await until(pilot, lambda: not ctrl.hand_over, "the next hand")
         assert ctrl.match.hand_number == 2
 
 
 async def test_back_in_the_lobby_the_game_list_has_the_keys() -> None:
     from unotable.app.screens.lobby import LobbyScreen
 
+    def in_lobby() -> bool:
+        return isinstance(app.screen, LobbyScreen)
+
+    def games_focused() -> bool:
+        return app.focused is not None and app.focused.id == "games"
+
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(50):
-            await pilot.pause()
-            if isinstance(app.screen, LobbyScreen) and app.screen.filled:
-                break
+        await until(pilot, lambda: in_lobby() and app.screen.filled, "the lobby filled in")
         await pilot.press("enter", "enter")  # one human against three computers
-        for _ in range(50):
-            await pilot.pause()
-            if not isinstance(app.screen, LobbyScreen):
-                break
+        await until(pilot, lambda: not in_lobby(), "the table")
+        await own_turn(pilot)
         await pilot.press("q")
-        await pilot.pause()
+        await until(pilot, lambda: app.screen.has_class("quit-dialog"), "the leave dialog")
         await pilot.press("2")  # back to the lobby
-        for _ in range(200):
-            await pilot.pause()
-            focused = app.focused
-            if isinstance(app.screen, LobbyScreen) and focused and focused.id == "games":
-                break
+        await until(pilot, lambda: in_lobby() and games_focused(), "the game list focused")
         assert isinstance(app.screen, LobbyScreen)
         assert app.focused is not None and app.focused.id == "games"
         await pilot.press("down")  # and the keys move through it

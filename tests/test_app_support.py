@@ -77,6 +77,15 @@ async def settle(pilot: Any, limit: int = 2000) -> Any:
     raise AssertionError("the app never came to a human decision")
 
 
+async def until(pilot: Any, check: Any, what: str, limit: int = 2000) -> None:
+    """Pause until ``check()`` holds: wait on the app's state, never on the clock."""
+    for _ in range(limit):
+        if check():
+            return
+        await pilot.pause()
+    raise AssertionError(f"never happened: {what}")
+
+
 async def footer_drawn(pilot: Any, limit: int = 500) -> None:
     """Pause until the footer shows exactly the screen's active keys (before a snapshot)."""
     from textual.widgets import Footer
@@ -140,6 +149,14 @@ async def play_one(pilot: Any) -> Any:
                 while hand.cursor != index:
                     await pilot.press("right")
                 await pilot.press("enter")
+    return screen
+
+
+async def own_turn(pilot: Any) -> TableScreen:
+    """Settle at the table on a human's turn, answering the game's own questions first (a
+    challenge, a colour): a lobby match's random deal may open with one."""
+    while not isinstance(screen := await settle(pilot), TableScreen):
+        await play_one(pilot)
     return screen
 
 

@@ -1,19 +1,21 @@
 """Tune a hand-written UNO strategy by duplicate play against three copies of an opponent.
 
     python bench/tune_uno.py [--game G] [--deals N] [--opponent normal|reference]
-                             [--brain normal|hard|search] [--workers W] CONFIG [CONFIG ...]
+                             [--brain normal|hard|search] [--worlds W] [--workers K]
+                             CONFIG [CONFIG ...]
 
 Each CONFIG is a JSON object of attribute overrides for the brain (``'{}'`` is the brain
 as shipped), e.g. ``'{"action_hold": 3}'``. ``normal`` and ``hard`` are the hand-written
 strategies (``hard`` is the prior hard searches on); ``search`` is the hard player itself,
 searching a fixed number of sampled worlds a decision (``--worlds``) so runs repeat
-exactly, its search settings overridden, e.g. ``'{"uno_colours": 4}'`` or
-``'{"alpha": 0.3}'``. Every config plays the same deals, each deal
-four times with the tuned brain in each seat (the duplicate format of ai_strength.py), so
-configs are compared on common deals: the line after the first config also prints the
-paired difference from the first one, with its 95% interval. Rule-based brains take about
-2.5 ms a hand, so 5,000 deals (20,000 hands) separate a 0.005 change in win rate; the
-search at 100 worlds plays 2,000 deals in about seven minutes on two cores.
+exactly, with its search settings overridden, e.g. ``'{"uno_colours": 4}'``.
+
+Every config plays the same deals, each deal four times with the tuned brain in each seat
+(the duplicate format of ai_strength.py), so configs are compared on common deals: the
+line after the first config also prints the paired difference from the first one, with
+its 95% interval. Rule-based brains take about 2.5 ms a hand, so 5,000 deals (20,000
+hands) separate a 0.005 change in win rate; the search at 100 worlds plays 2,000 deals in
+about seven minutes on two cores.
 """
 
 from __future__ import annotations
@@ -54,16 +56,14 @@ def tuned_player(
 ) -> Any:
     if brain == "search":
         player = build("hard", game_id, seed, worlds=worlds)
-        for name, value in overrides.items():
-            setattr(player.brain, name, value)
-        return player
-    strategy = BRAINS[brain]()
+    else:
+        call, late, catch = KNOBS["normal"]
+        player = ComputerPlayer(
+            "tuned", game_id, seed, BRAINS[brain](), call_uno=call, late_call=late, catch=catch
+        )
     for name, value in overrides.items():
-        setattr(strategy, name, value)
-    call, late, catch = KNOBS["normal"]
-    return ComputerPlayer(
-        "tuned", game_id, seed, strategy, call_uno=call, late_call=late, catch=catch
-    )
+        setattr(player.brain, name, value)
+    return player
 
 
 def opponent_player(kind: str, game_id: str, seed: int) -> Any:

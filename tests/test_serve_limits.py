@@ -23,6 +23,7 @@ from typing import Any
 import aiohttp
 import asyncssh
 import pytest
+from test_app_support import until
 from test_serve_ssh import (
     WAIT,
     connect,
@@ -53,15 +54,6 @@ def files_under(root: Path, skip: Path) -> dict[str, tuple[int, int]]:
             info = path.lstat()
             found[str(path.relative_to(root))] = (info.st_size, info.st_mtime_ns)
     return found
-
-
-async def until(pilot: Any, condition: Callable[[], bool], what: str, limit: int = 2000) -> None:
-    """Let the app run until ``condition`` holds, a bounded number of turns (not a clock)."""
-    for _ in range(limit):
-        if condition():
-            return
-        await pilot.pause()
-    raise AssertionError(f"never happened: {what}")
 
 
 async def palette_titles(pilot: Any) -> tuple[Any, list[str]]:

@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from unotable.ai.levels import build
 from unotable.ai.search import DEFAULT_BUDGET_MS
-from unotable.ai.tournament import drive, tournament_options
 from unotable.engine import GAME_IDS, get_game
+from unotable.tournament import drive, tournament_options
 
 LEVELS = ("hard", "normal", "easy")
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "ai.md"

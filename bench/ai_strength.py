@@ -43,13 +43,13 @@ from reference_bots import reference_bot
 from unotable.ai.levels import build
 from unotable.ai.search import DEFAULT_BUDGET_MS
 from unotable.ai.stats import mean_interval
-from unotable.engine import GAME_IDS, get_game
+from unotable.engine import GAME_IDS, SHEDDING, get_game
+from unotable.tournament import tournament_options
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "ai_strength.json"
 DOCS = ROOT / "docs" / "ai.md"
 START, END = "<!-- ai_strength:start -->", "<!-- ai_strength:end -->"
-UNO_GAMES = ("uno", "uno-minecraft")
 PLAYERS = 4
 TABLES = (("hard", "normal"), ("hard", "reference"), ("normal", "reference"))
 # deals per table: sized so hard at its default budget takes about ten minutes a game on
@@ -63,19 +63,16 @@ HARD_MS = DEFAULT_BUDGET_MS  # the shipped hard player, as a user meets it
 
 def deal_hand(game_id: str, seed: int, players: int) -> Any:
     """A match of one hand, dealt from ``seed``, for the duplicate format."""
-    options: dict[str, Any] = {"target": 10000} if game_id in UNO_GAMES else {}
-    if game_id == "wild-twist-hearts":
-        options = {"length": 1}
-    return get_game(game_id).new_match(players, options, seed=seed)
+    return get_game(game_id).new_match(players, tournament_options(game_id, 1), seed=seed)
 
 
 def play_out(match: Any, players: Sequence[Any]) -> Any:
     """Play ``match``'s hand with ``players`` (one per seat, in order); its HandResult.
 
-    The one place a match is driven: to be re-pointed at
-    ``Controller(..., clock=VirtualClock(), computers={...}).run(max_hands=1)``.
+    The one place a match is driven: ``unotable.tournament.drive``, the runner on a
+    virtual clock.
     """
-    from unotable.ai.tournament import drive
+    from unotable.tournament import drive
 
     return drive(match, players, max_hands=1).hands[0]
 
@@ -85,9 +82,14 @@ def play_hand(game_id: str, seed: int, players: Sequence[Any]) -> Any:
     return play_out(deal_hand(game_id, seed, len(players)), players)
 
 
+def shedding(game_id: str) -> bool:
+    """Whether going out wins a hand (UNO), rather than taking the fewest points."""
+    return get_game(game_id).facts.family == SHEDDING
+
+
 def outcome(game_id: str, result: Any, seat: int) -> float:
-    """UNO: 1 if ``seat`` went out; Hearts games: the points it scored."""
-    if game_id in UNO_GAMES:
+    """A shedding game: 1 if ``seat`` went out; a trick-taking game: the points it scored."""
+    if shedding(game_id):
         return 1.0 if result.notes.get("winner") == seat else 0.0
     return float(result.points[seat])
 
@@ -146,8 +148,8 @@ def run_table(
     mean, low, high = mean_interval(focal_values)
     dmean, dlow, dhigh = mean_interval(diffs)
     mirror = sum(p[1] for p in pairs) / len(pairs)
-    better = dlow > 0 if game_id in UNO_GAMES else dhigh < 0
-    worse = dhigh < 0 if game_id in UNO_GAMES else dlow > 0
+    better = dlow > 0 if shedding(game_id) else dhigh < 0
+    worse = dhigh < 0 if shedding(game_id) else dlow > 0
     return {
         "game": game_id,
         "focal": focal,
@@ -186,7 +188,7 @@ def render(results: dict[str, Any]) -> str:
         if entry is None:
             continue
         s = entry["settings"]
-        metric = "win rate per hand" if game in UNO_GAMES else "points per hand (lower wins)"
+        metric = "win rate per hand" if shedding(game) else "points per hand (lower wins)"
         lines.append(
             f"**{game}** ({metric}; {s['players']} players; hard at {s['hard_ms']:g} ms per "
             f"decision; seed {s['seed']}; {s['workers']} workers at nice {s['nice']}; "

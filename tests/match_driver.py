@@ -7,7 +7,7 @@ It drives the match only through the Controller, and saves it as the app does: t
 the store's MatchFile (lock held) and the background AutosaveWriter. Every seat is a
 "human" whose move the driver picks at random, from a generator seeded by the match seed
 and the action count, so a run that is killed and resumed makes exactly the moves an
-uninterrupted run makes. ``--computers`` seats computer players instead (run_computers).
+uninterrupted run makes. ``--computers`` seats computer players instead (the runner).
 Prints ``<count> <seat> <action>`` once each action is on disk.
 """
 
@@ -48,7 +48,7 @@ def play(controller: Controller, until: int | None) -> None:
     """Driver moves until the match has ``until`` actions or is over."""
     submit = getattr(controller, "submit", controller.apply)  # submit in the new API
     while not controller.over and (until is None or controller.version < until):
-        turn = controller.run_computers()  # nothing to do when every seat is the driver's
+        turn = controller.run()  # nothing to do when every seat is the driver's
         if turn.over:
             break
         submit(*driver_move(controller, controller.match.seed))

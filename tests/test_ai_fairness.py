@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from unotable.ai.levels import build
-from unotable.ai.tournament import drive
 from unotable.engine import get_game
+from unotable.tournament import drive
 
 GAMES = ("uno", "uno-minecraft", "uno-hearts", "wild-twist-hearts")
 LEVELS = ("easy", "normal", "hard")

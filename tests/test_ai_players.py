@@ -10,8 +10,8 @@ import pytest
 
 from unotable.ai import LEVELS, make_player
 from unotable.ai.levels import build
-from unotable.ai.tournament import drive
 from unotable.engine import Action, get_game
+from unotable.tournament import drive
 
 # (game, players, options, seeds): short matches that between them reach every decision
 SETUPS = [

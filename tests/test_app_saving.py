@@ -50,7 +50,7 @@ async def test_autosave_continue_and_resume(tmp_path: Path) -> None:
         if isinstance(await settle(pilot), ChoiceScreen):
             await pilot.press("2")  # the drawn card could be played: keep it
             await settle(pilot)
-        played = [(s, str(a)) for s, a in table.controller.match.history]
+        played = [(s, str(a)) for s, a in table.table.controller.match.history]
         assert app.writer.flush(10)  # the background writer has it on disk
         listed = list_matches(tmp_path).matches
         assert len(listed) == 1 and listed[0].in_use  # this session holds its lock
@@ -62,12 +62,12 @@ async def test_autosave_continue_and_resume(tmp_path: Path) -> None:
         assert "Continue" in screen_text(app)
         await pilot.press("c")
         await wait_for(pilot, TableScreen)
-        assert [(s, str(a)) for s, a in app.screen.controller.match.history] == played
+        assert [(s, str(a)) for s, a in app.screen.table.controller.match.history] == played
 
     resumed = app_in(tmp_path, resume=True)
     async with resumed.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, TableScreen)
-        history = resumed.screen.controller.match.history
+        history = resumed.screen.table.controller.match.history
         assert [(s, str(a)) for s, a in history][: len(played)] == played
 
 

@@ -116,17 +116,17 @@ async def test_create_a_shared_table_and_play_with_a_second_terminal(
             assert turns >= 10
             await asyncio.wait_for(bo_plays, WAIT)
             # an illegal attempt is refused with the reason, nothing sent
-            assert screen.controller.undo_refused()
+            assert screen.snap.undo_refused
             await pilot.press("q")
             await pilot.pause()
             await pilot.press("2")  # back: to the list of shared tables, her seat kept
             await until(pilot, lambda: isinstance(app.screen, SharedTablesScreen), "not back")
-            await until(pilot, lambda: table.seats[0].away_since is not None, "not away")
+            await until(pilot, lambda: table.controller.away(0) is not None, "not away")
             await until(pilot, lambda: "Ann" in screen_text(app), "the table is not listed")
             # and she sits down again at her own seat (her name is her identity here: code)
             await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.screen, TableScreen), "not rejoined")
-            assert table.seats[0].away_since is None and app.screen.controller.seat == 0
+            assert table.controller.away(0) is None and app.screen.table.seat == 0
     finally:
         if bo is not None:
             await bo.client.close()

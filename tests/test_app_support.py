@@ -19,7 +19,7 @@ from unotable.app.screens.passing import PassCardsScreen
 from unotable.app.screens.scoreboard import ScoreboardScreen
 from unotable.app.screens.table import TableScreen
 from unotable.app.widgets.hand import NUMBER_KEYS, HandView
-from unotable.controller import Controller, Seat, VirtualClock
+from unotable.controller import Clock, Controller, Seat, VirtualClock
 
 
 def make_app(**prefs: Any) -> UnoTableApp:
@@ -28,10 +28,21 @@ def make_app(**prefs: Any) -> UnoTableApp:
     return UnoTableApp(use_store=False, prefs=settings)
 
 
-def controller(game: str, kinds: list[str], seed: int = 1, **options: Any) -> Controller:
+def controller(
+    game: str,
+    kinds: list[str],
+    seed: int = 1,
+    *,
+    clock: Clock | None = None,
+    speed: str = "instant",
+    **options: Any,
+) -> Controller:
+    """A table on a virtual clock (its runner never waits real time), unless ``clock``."""
     names = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gil", "Hal"]
     seats = [Seat(names[i], kind) for i, kind in enumerate(kinds)]
-    return Controller(game, seats, options or None, seed, clock=VirtualClock(), speed="instant")
+    return Controller(
+        game, seats, options or None, seed, clock=clock or VirtualClock(), speed=speed
+    )
 
 
 def screen_text(app: Any) -> str:
@@ -60,8 +71,8 @@ def shows_any(text: str, labels: set[str]) -> set[str]:
 async def settle(pilot: Any, limit: int = 2000) -> Any:
     """Pause until the app waits for a human: a dialog, a hand-over or a human's turn.
 
-    Time at the table is virtual: when the table waits for a computer's due moment, the
-    clock jumps there at once, so no test waits real time for pacing.
+    Time at the table is virtual: the table's runner jumps its clock to each computer's
+    due moment at once, so no test waits real time for pacing.
     """
     app = pilot.app
     for _ in range(limit):
@@ -69,11 +80,10 @@ async def settle(pilot: Any, limit: int = 2000) -> Any:
         screen = app.screen
         if not isinstance(screen, TableScreen):
             return screen
-        if screen.controller.over:
+        if screen.snap.over:
             return screen
-        if screen.acting_human() is not None and not screen._dialog_open:
+        if screen.acting_human() is not None and screen._opened is None:
             return screen
-        skip_waiting(screen)
     raise AssertionError("the app never came to a human decision")
 
 
@@ -116,16 +126,6 @@ async def footer_drawn(pilot: Any, limit: int = 500) -> None:
         if steady >= 3:
             return
     raise AssertionError("the footer never showed the screen's keys")
-
-
-def skip_waiting(table: TableScreen) -> None:
-    """If the table waits for a computer's due moment on a virtual clock, jump there."""
-    clock = table.controller.clock
-    due = table.controller.next_due()
-    if table._timer is not None and isinstance(clock, VirtualClock) and due is not None:
-        clock.advance_to(due)
-        table._timer.stop()
-        table._tick()
 
 
 async def play_one(pilot: Any) -> Any:

@@ -75,7 +75,7 @@ async def test_settings_change_the_cards_at_once() -> None:
         assert "♠" in screen_text(app) or "♥" in screen_text(app) or "♣" in screen_text(app)
         app.prefs.card_style = "ascii"
         table = next(s for s in app.screen_stack if isinstance(s, TableScreen))
-        table.refresh_table()
+        table.draw(table.snap)
         await pilot.pause()
         assert not any(symbol in screen_text(app) for symbol in "♠♥♦♣")
 

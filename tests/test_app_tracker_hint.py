@@ -22,6 +22,7 @@ from unotable.app.widgets.center import CenterPanel
 from unotable.app.widgets.hand import HandView
 from unotable.app.widgets.tracker import TrackerPanel, render_hearts, render_uno
 from unotable.app.words import Seats
+from unotable.controller import RealClock
 from unotable.engine import OUT_OF_TURN_KINDS, get_game
 
 GAMES = [
@@ -287,7 +288,7 @@ async def test_no_hint_when_it_is_not_the_humans_turn() -> None:
     # a computer's turn (paced in real time here, so it waits): nobody to hint to
     app = UnoTableApp(use_store=False, prefs=Prefs(speed="slow"))
     ctrl = with_deal(
-        controller("uno", ["first", "human"], seed=2),
+        controller("uno", ["first", "human"], seed=2, clock=RealClock(), speed="slow"),
         hands=[["R7", "R2"], ["G1", "G2"]],
         first_discard="R5",
         draw_pile=["B6", "B7", "B8"],

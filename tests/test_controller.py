@@ -8,6 +8,7 @@ import pytest
 
 from unotable.ai import RandomPlayer
 from unotable.controller import Controller, Intent, Seat, VirtualClock, computer_seed
+from unotable.controller.steps import WaitUntil
 from unotable.controller.wire import decode, encode
 from unotable.engine import IllegalAction, get_game
 
@@ -176,7 +177,8 @@ def test_reactions_come_first_in_one_order_and_humans_get_the_first_chance() -> 
     # The catchers from the seat after the exposed one, then the exposed seat's late call.
     assert [(a.seat, a.kind) for a in asks] == [(2, "react"), (1, "react"), (2, "turn")]
     assert all(a.due >= clock.now() + ctrl.pace.human_first for a in asks)
-    assert ctrl.step() == []  # nothing is due yet: the human may still catch
+    # nothing is due yet: the human may still catch
+    assert ctrl.next_step() == WaitUntil(asks[0].due)
     clock.advance_to(asks[0].due)
     ctrl.run(max_actions=1)
     assert ctrl.exposed() is None

@@ -90,7 +90,7 @@ def test_kill9_then_resume_loses_nothing(tmp_path):
 
 
 def test_kill9_with_computer_players(tmp_path):
-    """Computer seats through run_computers: the save always rebuilds exactly."""
+    """Computer seats through the runner: the save always rebuilds exactly."""
     saved = 0
     for round_number, kill_at in enumerate((10, 30)):
         process = drive(tmp_path, "--computers", *(["--resume"] if round_number else []))

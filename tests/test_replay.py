@@ -61,7 +61,7 @@ def views_after(record, count):
 
 def test_missing_file(capsys, tmp_path):
     status, out, err = replay_cli(capsys, tmp_path / "nope.json")
-    assert status == 2 and out == ""
+    assert status == 1 and out == ""  # a runtime error: 2 is for usage errors
     assert err.startswith("unotable replay: error: cannot read") and err.count("\n") == 1
 
 
@@ -77,7 +77,7 @@ def test_bad_file(capsys, tmp_path, content, message):
     path = tmp_path / "bad.json"
     path.write_text(content)
     status, out, err = replay_cli(capsys, path)
-    assert status == 2 and out == "" and err.count("\n") == 1
+    assert status == 1 and out == "" and err.count("\n") == 1
     assert err.startswith("unotable replay: error: ") and message in err
     assert path.read_text() == content  # replay never moves or changes the file
 
@@ -87,7 +87,7 @@ def test_actions_that_do_not_replay(capsys, write, unfinished):
     broken = saves.loads(saves.dumps(record))
     broken.actions.append((0, "give:R1"))
     status, _, err = replay_cli(capsys, write(broken), "--as", "0")
-    assert status == 2 and f"action {len(broken.actions)}" in err and err.count("\n") == 1
+    assert status == 1 and f"action {len(broken.actions)}" in err and err.count("\n") == 1
 
 
 @pytest.mark.parametrize(

@@ -361,7 +361,7 @@ async def test_a_player_killed_mid_turn_gets_a_computer_then_their_seat_back(
             await bo.until("UNO  [hand 1")
             bo.press("\r")
             await bo.until("Your hand")
-            assert table.seats[1].stand_in is None and 1 not in table.controller.fallbacks
+            assert not table.controller.standing_in(1) and 1 not in table.controller.fallbacks
             await ann.until("bo is back")
         finally:
             ann_conn.close()

@@ -263,7 +263,7 @@ async def test_a_dropped_player_rejoins_and_after_the_grace_a_computer_plays(
     back = await connect(service, 5)
     await back.client.send({"type": "join", "table": table.table_id, "code": code})
     await back.until(lambda b: b.snap is not None, play=False)
-    assert back.seat == 1 and table.seats[1].stand_in is None
+    assert back.seat == 1 and not table.controller.standing_in(1)
     assert 1 not in table.controller.fallbacks
     # a stranger without the code cannot take the seat
     stranger = await connect(service, 6)

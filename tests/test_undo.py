@@ -93,7 +93,7 @@ def test_a_stale_computer_decision_is_dropped_after_an_undo() -> None:
     ctrl = controller("uno", ["human", "normal", "normal"], seed=3)
     seat = human_turn(ctrl)
     decide(ctrl, seat)
-    ask = ctrl.due_ask() or ctrl.asks()[0]
+    ask = ctrl.asks()[0]
     request = ctrl.request_for(ask)
     action = ctrl.think(request)
     ctrl.undo()
@@ -108,14 +108,14 @@ async def test_z_takes_back_the_last_move_at_the_table() -> None:
         await play_one(pilot)
         screen: Any = await settle(pilot)
         assert isinstance(screen, TableScreen)
-        moved = len(table.controller.match.history)
+        moved = len(table.table.controller.match.history)
         assert table.check_action("undo", ()) is True
         await pilot.press("z")
         await settle(pilot)
-        assert len(table.controller.match.history) < moved
-        assert table.controller.undos
+        assert len(table.table.controller.match.history) < moved
+        assert table.table.controller.undos
         # the footer offers Undo only while there is something of the human's to take back
-        assert table.check_action("undo", ()) is (table.controller.undo_refused() is None)
+        assert table.check_action("undo", ()) is (table.snap.undo_refused is None)
 
 
 async def test_undo_is_not_offered_in_hot_seat() -> None:

@@ -16,7 +16,10 @@ from typing import Any
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", help="game id: uno, uno-minecraft, uno-hearts, wild-twist-hearts")
+    parser.add_argument(
+        "game",
+        help="game id: uno, uno-minecraft, uno-hearts, wild-twist-hearts, or a registered game",
+    )
     parser.add_argument("--players", type=int, default=4, help="seats at the table (default 4)")
     parser.add_argument("--games", type=int, default=10, help="matches to play (default 10)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the whole run (default 0)")
@@ -125,10 +128,10 @@ def parse_option(text: str) -> tuple[str, Any]:
 def check_args(args: argparse.Namespace) -> tuple[Any, dict[str, Any], list[str]]:
     """The game spec, checked options and one level per seat; SimError if anything is off."""
     from unotable.ai import LEVELS
-    from unotable.engine import GAME_IDS, OptionError, get_game
+    from unotable.engine import OptionError, game_ids, get_game
 
-    if args.game not in GAME_IDS:
-        raise SimError(f"unknown game {args.game!r}; choose one of {', '.join(GAME_IDS)}")
+    if args.game not in game_ids():
+        raise SimError(f"unknown game {args.game!r}; choose one of {', '.join(game_ids())}")
     spec = get_game(args.game)
     if not spec.min_players <= args.players <= spec.max_players:
         raise SimError(
@@ -191,6 +194,8 @@ def simulate(
     progress: Any = None,
     hard: dict[str, Any] | None = None,
 ) -> Summary:
+    from unotable.controller import Runner
+
     players_n = len(levels)
     summary = Summary(spec.id, players_n, games, seed, levels)
     summary.wins = [0] * players_n
@@ -205,8 +210,9 @@ def simulate(
     for number in range(games):
         controller = new_table(spec, options, levels, seeds.randrange(2**63), hard)
         controller.on_decision = timed
+        runner = Runner(controller)
         while not controller.over:  # a hand at a time, so the progress bar moves
-            controller.run(max_hands=1)
+            runner.run(max_hands=1)
             if progress is not None:
                 progress(number, summary.hands + len(controller.hand_results))
         match = controller.match

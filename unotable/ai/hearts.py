@@ -6,6 +6,9 @@ brain knows which cards are still unseen and who can still follow, and plays cla
 Hearts: duck under the winning card with the highest card that loses, shed high cards
 while a suit is fresh, discard the most dangerous card when void, lead what is least
 likely to win, and spoil a moon shot. Easy is a short list of simple habits.
+
+The rules come from the game's facts (``GameSpec.facts``): its deck, card points, trick
+strength, what follows suit, the 13-point card, HIGH/LOW wilds, the moon and the target.
 """
 
 from __future__ import annotations
@@ -13,22 +16,19 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import import_module
 from typing import Any
 
-from unotable.engine import Action, get_game
+from unotable.engine import Action, Card, GameFacts, get_game
 
 from .base import Brain
 from .cards import TrickCard, trick_card
+from .strategies import Strategy, register_strategy
 
-UNO_HEARTS = "uno-hearts"
-WILD_TWIST = "wild-twist-hearts"
-WT_HIGH, WT_LOW = 15, 1  # Wild Twist wild values (RULES §2.3)
+MOON_WATCH = 0.3  # a lone scorer holding this share of the moon's worth may be shooting it
 
 
-def deck_of(game_id: str) -> tuple[Any, ...]:
-    module = import_module(get_game(game_id).match_class.__module__)
-    return tuple(module.DECK)
+def facts_of(game_id: str) -> GameFacts:
+    return get_game(game_id).facts
 
 
 @dataclass
@@ -36,6 +36,7 @@ class Table:
     """What the seat can work out from its view, computed once per decision."""
 
     game: str
+    facts: GameFacts
     me: int
     n: int
     hand: tuple[Any, ...]
@@ -43,6 +44,7 @@ class Table:
     lead: str | None
     unseen: list[Any]  # cards not in my hand and never shown: other hands, piles, leftovers
     unseen_by_suit: dict[str, list[int]]  # suit -> ranks (naturals only)
+    unseen_naturals: dict[str, list[Card]]  # suit -> the natural cards behind those ranks
     voids: tuple[frozenset[str], ...]
     sizes: tuple[int, ...]
     in_hands: float  # share of the unseen cards that sit in other seats' hands
@@ -54,21 +56,21 @@ class Table:
 
     @property
     def danger_suit(self) -> str:
-        return "Y" if self.game == UNO_HEARTS else "S"
+        """The suit of the 13-point card (UNO Hearts' yellow 13, Wild Twist's Q♠)."""
+        danger = self.facts.danger_card
+        return "" if danger is None or danger.color is None else danger.color
 
     @property
     def danger_rank(self) -> int:
-        return 13 if self.game == UNO_HEARTS else 12
-
-
-_DECKS: dict[str, tuple[Any, ...]] = {}
+        danger = self.facts.danger_card
+        return 99 if danger is None else trick_card(danger).rank
 
 
 def read_table(view: Any) -> Table:
     game = view.game
-    deck = _DECKS.get(game)
-    if deck is None:
-        deck = _DECKS[game] = deck_of(game)
+    facts = facts_of(game)
+    deck = facts.deck
+    danger = facts.danger_card
     gone: set[Any] = set(view.hand)
     for _leader, _winner, plays in view.tricks:
         for _seat, card, _declared in plays:
@@ -80,21 +82,24 @@ def read_table(view: Any) -> Table:
     known = tuple(getattr(view, "known_hands", ()) or ((),) * view.players)
     unseen = [c for c in deck if c not in gone]
     by_suit: dict[str, list[int]] = {}
+    naturals: dict[str, list[Card]] = {}
     danger_unseen = False
     points_unseen = 0
     for card in unseen:
         info = trick_card(card)
         points_unseen += info.points
-        if info.points == 13:
+        if card is danger:
             danger_unseen = True
         if info.suit is not None and not info.wild:
             by_suit.setdefault(info.suit, []).append(info.rank)
+            naturals.setdefault(info.suit, []).append(card)
     draw_density = points_unseen / len(unseen) if unseen else 0.0
     points = tuple(view.hand_points_visible)
     others = sum(s for i, s in enumerate(view.hand_sizes) if i != view.seat)
     in_hands = min(1.0, others / len(unseen)) if unseen else 1.0
     return Table(
         game=game,
+        facts=facts,
         me=view.seat,
         n=view.players,
         hand=tuple(view.hand),
@@ -102,25 +107,23 @@ def read_table(view: Any) -> Table:
         lead=view.lead_suit,
         unseen=unseen,
         unseen_by_suit=by_suit,
+        unseen_naturals=naturals,
         voids=tuple(view.voids),
         sizes=tuple(view.hand_sizes),
         in_hands=in_hands,
         danger_unseen=danger_unseen,
         draw_density=draw_density,
         hand_points=points,
-        moon_threat=_moon_threat(view, points),
+        moon_threat=_moon_threat(view, facts, points),
         known=known,
     )
 
 
-def _moon_threat(view: Any, points: tuple[int, ...]) -> int | None:
-    if view.game == UNO_HEARTS:
-        options = getattr(view, "options", {}) or {}
-        if not options.get("shoot_the_moon", False):
-            return None
-        threshold = 6
-    else:
-        threshold = 8
+def _moon_threat(view: Any, facts: GameFacts, points: tuple[int, ...]) -> int | None:
+    options = getattr(view, "options", {}) or {}
+    if facts.moon_points is None or not facts.moon_possible(options):
+        return None
+    threshold = round(MOON_WATCH * facts.moon_points)
     scorers = [s for s, p in enumerate(points) if p > 0]
     if len(scorers) == 1 and scorers[0] != view.seat and points[scorers[0]] >= threshold:
         return scorers[0]
@@ -129,22 +132,7 @@ def _moon_threat(view: Any, points: tuple[int, ...]) -> int | None:
 
 def strength(game: str, card: Any, declared: str | None, lead: str) -> int:
     """How strongly a played card competes for a trick led in ``lead`` (-1: it cannot win)."""
-    info = trick_card(card)
-    if game == UNO_HEARTS:
-        suit = declared if info.wild else info.suit
-        if suit != lead:
-            return -1
-        return info.rank * 2 + (1 if info.wild else 0)  # wilds win ties
-    if info.suit != lead:
-        return -1
-    if info.wild:
-        return WT_HIGH if declared == "HIGH" else WT_LOW
-    return info.rank
-
-
-def natural_value(game: str, rank: int) -> int:
-    """A natural card's strength on the same scale as ``strength``."""
-    return rank * 2 if game == UNO_HEARTS else rank
+    return facts_of(game).trick_strength(card, declared, lead)
 
 
 def current_winner(table: Table) -> tuple[int, int]:
@@ -179,9 +167,10 @@ class HeartsBrain(Brain):
 
     def __init__(self, game_id: str) -> None:
         self.game = game_id
-        if game_id == UNO_HEARTS:
-            # half the deck stays undealt and a Wild Draw can pull points into any trick:
-            # winning "safe" tricks with high cards costs more than it sheds
+        self.facts = facts = facts_of(game_id)
+        if any(facts.trick_draws(card) for card in facts.wild_cards):
+            # (UNO Hearts) half the deck stays undealt and a Wild Draw can pull points into
+            # any trick: winning "safe" tricks with high cards costs more than it sheds
             self.shed_when_safe = False
 
     # -- entry point -----------------------------------------------------------------------
@@ -203,7 +192,7 @@ class HeartsBrain(Brain):
         if table.lead is None:
             return self.choose_lead(table, plays)
         lead = table.lead
-        following = [a for a in plays if _follows(table.game, a, lead)]
+        following = [a for a in plays if table.facts.follows(a.card, a.choice, lead)]
         if len(following) == len(plays):
             return self.choose_follow(table, plays)
         return self.choose_discard(table, plays)
@@ -216,11 +205,12 @@ class HeartsBrain(Brain):
     def trick_points(self, table: Table) -> float:
         """Points already in the trick, counting the cards a Wild Draw will pull in."""
         points = 0.0
+        draws = table.facts.trick_draws
         for _seat, card, _declared in table.trick:
-            info = trick_card(card)
-            points += info.points
-            if _uh_wild(table.game, card):
-                points += info.rank * table.draw_density
+            points += trick_card(card).points
+            pulled = draws(card)
+            if pulled:
+                points += pulled * table.draw_density
         return points
 
     def choose_follow(self, table: Table, plays: list[Action]) -> Action:
@@ -250,7 +240,7 @@ class HeartsBrain(Brain):
                 return max(over, key=lambda a: (-_penalty(table, a), power(a)))
             return min(over, key=lambda a: (_penalty(table, a), power(a)))
         # nobody has shown a void and nothing is at stake: shed a high card now
-        safe = [a for a in plays if not trick_card(a.card).points and not _is_wt_wild(table, a)]
+        safe = [a for a in plays if not trick_card(a.card).points and not _high_low(table, a)]
         if safe and ((last and self.take_last_safe) or self.suit_is_fresh(table, lead)):
             return max(safe, key=power)
         if under:
@@ -276,7 +266,7 @@ class HeartsBrain(Brain):
             if info.points >= 13:
                 return 1000.0
             if info.wild:
-                if table.game == UNO_HEARTS:
+                if info.suit is None:  # a wild that takes the suit it calls (UNO Hearts)
                     call = 0.5 if a.choice == "H" else 0.0  # a wild called heart breaks hearts
                     return self.uh_wild_discard + info.rank / 20.0 - call
                 return 150.0 if info.suit == "H" else 1.0
@@ -304,16 +294,17 @@ class HeartsBrain(Brain):
 
         def score(a: Action) -> float:
             info = trick_card(a.card)
-            game = table.game
-            suit = (a.choice if game == UNO_HEARTS and info.wild else info.suit) or ""
-            mine = strength(game, a.card, a.choice, suit)
-            ranks = table.unseen_by_suit.get(suit, [])
+            facts = table.facts
+            suit = facts.lead_suit(a.card, a.choice) or ""
+            mine = facts.trick_strength(a.card, a.choice, suit)
+            naturals = table.unseen_naturals.get(suit, [])
             others = [s for s in range(table.n) if s != table.me and suit not in table.voids[s]]
-            if not ranks or not others:
+            if not naturals or not others:
                 value = 1.0  # nobody can follow: I win and they discard onto me
             else:
-                lower = sum(1 for r in ranks if natural_value(game, r) < mine)
-                value = lower / (len(ranks) + 1)
+                power = facts.trick_strength
+                lower = sum(1 for c in naturals if power(c, None, suit) < mine)
+                value = lower / (len(naturals) + 1)
             if info.points >= 13:
                 value += 10.0
             elif info.points:
@@ -322,7 +313,7 @@ class HeartsBrain(Brain):
             if suit == table.danger_suit and table.danger_unseen and high:
                 value += 5.0  # leading the ace or king of the queen's suit catches her
             if info.wild:
-                if game == WILD_TWIST:
+                if facts.wild_values:  # HIGH or LOW (Wild Twist)
                     value = 3.0 if a.choice == "HIGH" else 0.35
                 else:
                     value += 0.3
@@ -357,8 +348,8 @@ class HeartsBrain(Brain):
             value += 1.0
         if len(same) <= 2:
             value += 1.5  # short suit: pass it to make a void
-        if table.game == UNO_HEARTS and info.suit == "Y" and info.rank > 13 and low_guards < 4:
-            value += 2.0
+        if info.suit == table.danger_suit and info.rank > table.danger_rank and low_guards < 4:
+            value += 2.0  # passing above the 13-point card keeps it from catching me
         return value
 
     def choose_direction(self, view: Any, actions: Sequence[Action]) -> Action:
@@ -374,14 +365,18 @@ class HeartsBrain(Brain):
         return left if view.scores[(me + 1) % n] <= view.scores[(me - 1) % n] else right
 
     def choose_moon(self, view: Any, actions: Sequence[Action]) -> Action:
-        """RULES §1.8: +20 to the others only when it ends the game with me sole lowest."""
+        """RULES §1.8: the moon's worth to the others only when it ends the match with me
+        sole lowest; a match that ends by length has no such ending (D-26): take it."""
         self_action = next(a for a in actions if a.choice == "self")
         others = next((a for a in actions if a.choice == "others"), self_action)
-        if self.game != UNO_HEARTS:
-            return self_action  # D-26
+        facts = self.facts
+        if facts.target_option is None or facts.moon_points is None:
+            return self_action
+        options = getattr(view, "options", None) or {}
+        target = facts.target_points(options) if facts.target_option in options else view.target
         me = view.seat
-        target = getattr(view, "target", 60)
-        totals = [s + (0 if i == me else 20) for i, s in enumerate(view.scores)]
+        worth = facts.moon_points
+        totals = [s + (0 if i == me else worth) for i, s in enumerate(view.scores)]
         if max(totals) >= target and all(totals[me] < t for i, t in enumerate(totals) if i != me):
             return others
         return self_action
@@ -395,33 +390,22 @@ class HeartsBrain(Brain):
         return naturals[0] if naturals else actions[0]
 
 
-def _uh_wild(game: str, card: Any) -> bool:
-    return game == UNO_HEARTS and trick_card(card).wild
-
-
-def _is_wt_wild(table: Table, action: Action) -> bool:
-    return table.game == WILD_TWIST and trick_card(action.card).wild
-
-
-def _follows(game: str, action: Action, lead: str) -> bool:
-    """Whether a play follows suit (an UNO Hearts Wild Draw never does, D-10)."""
-    info = trick_card(action.card)
-    if game == UNO_HEARTS and info.wild:
-        return False
-    return info.suit == lead
+def _high_low(table: Table, action: Action) -> bool:
+    """A wild played HIGH or LOW (Wild Twist): worth keeping for later."""
+    return bool(table.facts.wild_values) and trick_card(action.card).wild
 
 
 def _rank_of(table: Table, action: Action) -> int:
     info = trick_card(action.card)
-    if info.wild and table.game == WILD_TWIST:
-        return 15 if action.choice == "HIGH" else 1
+    if info.wild:
+        return table.facts.wild_values.get(action.choice or "", info.rank)
     return info.rank
 
 
 def _penalty(table: Table, action: Action) -> float:
     """Cards I would rather not spend winning a trick: point cards, Wild Twist wilds."""
     info = trick_card(action.card)
-    return info.points + (2.0 if _is_wt_wild(table, action) else 0.0)
+    return info.points + (2.0 if _high_low(table, action) else 0.0)
 
 
 class EasyHeartsBrain(HeartsBrain):
@@ -436,15 +420,35 @@ class EasyHeartsBrain(HeartsBrain):
         plays = [a for a in actions if a.kind == "play"]
         lead = view.lead_suit
 
+        values = self.facts.wild_values
+
         def size(a: Action) -> int:
             info: TrickCard = trick_card(a.card)
             if info.wild:
-                return 15 if a.choice == "HIGH" else 1 if self.game == WILD_TWIST else info.rank
+                return values.get(a.choice or "", info.rank)
             return info.rank
 
         if lead is None:
             return min(plays, key=size)
-        following = [a for a in plays if trick_card(a.card).suit == lead]
+        follows = self.facts.follows
+        following = [a for a in plays if follows(a.card, a.choice, lead)]
         if following:
             return min(following, key=size)
         return max(plays, key=lambda a: (trick_card(a.card).points, size(a)))
+
+
+# -- registration -----------------------------------------------------------------------
+
+
+def _brain(level: str, game_id: str) -> Brain:
+    return EasyHeartsBrain(game_id) if level == "easy" else HeartsBrain(game_id)
+
+
+def _reasons(view: Any, action: Action) -> tuple[str, list[Any]]:
+    from .hint import hearts_reasons
+
+    return hearts_reasons(view, action)
+
+
+for _game in ("uno-hearts", "wild-twist-hearts"):
+    register_strategy(_game, Strategy(_brain, searchable=True, reasons=_reasons))

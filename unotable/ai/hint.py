@@ -21,9 +21,8 @@ from unotable.engine import Action
 
 from . import make_player
 from .cards import UNO_COLOURS, trick_card, uno_card
+from .strategies import strategy_for
 
-UNO_GAMES = ("uno", "uno-minecraft")
-HEARTS_GAMES = ("uno-hearts", "wild-twist-hearts")
 ATTACK_KINDS = ("skip", "draw2", "wd4")
 MAX_PARTS = 2  # one line of why: the two most telling reasons
 
@@ -79,12 +78,11 @@ def hint(view: Any, game_id: str) -> Hint | None:
     if view.seat is None or not view.legal:
         return None
     action = normal_choice(view, game_id)
-    if game_id in UNO_GAMES:
-        verb, parts = _uno_reasons(view, action)
-    elif game_id in HEARTS_GAMES:
-        verb, parts = _hearts_reasons(view, action)
-    else:
+    reasons = strategy_for(game_id).reasons
+    if reasons is None:
         verb, parts = "other", [ReasonPart("other")]
+    else:
+        verb, parts = reasons(view, action)
     return Hint(action, verb, tuple(parts[:MAX_PARTS]))
 
 
@@ -108,7 +106,7 @@ def _turn_plays(view: Any) -> list[Action]:
     return [a for a in view.legal if a.kind == "play"]
 
 
-def _uno_reasons(view: Any, action: Action) -> tuple[str, list[ReasonPart]]:
+def uno_reasons(view: Any, action: Action) -> tuple[str, list[ReasonPart]]:
     kind = action.kind
     plays = _turn_plays(view)
     if kind == "uno":
@@ -169,7 +167,7 @@ def _uno_play_reasons(view: Any, action: Action, plays: list[Action]) -> list[Re
 # -- Hearts -------------------------------------------------------------------------------
 
 
-def _hearts_reasons(view: Any, action: Action) -> tuple[str, list[ReasonPart]]:
+def hearts_reasons(view: Any, action: Action) -> tuple[str, list[ReasonPart]]:
     from .hearts import current_winner, later_seats, read_table, strength
 
     if action.kind != "play":
@@ -188,7 +186,7 @@ def _hearts_reasons(view: Any, action: Action) -> tuple[str, list[ReasonPart]]:
         return "lead", parts + _lead_reasons(table, action, info)
     winner, best = current_winner(table)
     winning_card = next((c for s, c, _d in table.trick if s == winner), None)
-    follows = info.suit == lead and not (game == "uno-hearts" and info.wild)
+    follows = table.facts.follows(card, action.choice, lead)
     trick_points = sum(trick_card(c).points for _s, c, _d in table.trick)
     if follows:
         mine = strength(game, card, action.choice, lead)
@@ -199,7 +197,7 @@ def _hearts_reasons(view: Any, action: Action) -> tuple[str, list[ReasonPart]]:
             if trick_points:
                 parts.append(ReasonPart("trick_points", count=trick_points))
             return "follow", parts
-        following = [a for a in plays if trick_card(a.card).suit == lead]
+        following = [a for a in plays if table.facts.follows(a.card, a.choice, lead)]
         if all(strength(game, a.card, a.choice, lead) > best for a in following) and not only:
             parts.append(ReasonPart("forced_over", suit=lead, card=winning_card, seat=winner))
         if not later_seats(table) and not trick_points:
@@ -226,8 +224,7 @@ def _hearts_reasons(view: Any, action: Action) -> tuple[str, list[ReasonPart]]:
 
 def _lead_reasons(table: Any, action: Action, info: Any) -> list[ReasonPart]:
     parts: list[ReasonPart] = []
-    game = table.game
-    suit = (action.choice if game == "uno-hearts" and info.wild else info.suit) or ""
+    suit = table.facts.lead_suit(action.card, action.choice) or ""
     others = [s for s in range(table.n) if s != table.me and suit not in table.voids[s]]
     ranks = table.unseen_by_suit.get(suit, [])
     if not others:

@@ -1,14 +1,18 @@
-"""The lobby's levels (easy, normal, hard) for every game: brains plus level knobs."""
+"""The lobby's levels (easy, normal, hard) for every game: brains plus level knobs.
+
+The brains come from the game's registered strategy (``unotable.ai.strategies``), or
+the generic one for a game nobody registered.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from unotable.engine import get_game
+
 from .base import Brain, ComputerPlayer
 from .search import DEFAULT_BUDGET_MS, SearchBrain
-
-UNO_GAMES = ("uno", "uno-minecraft")
-HEARTS_GAMES = ("uno-hearts", "wild-twist-hearts")
+from .strategies import strategy_for
 
 # (call UNO with the play, late call when left exposed, catch an exposed seat)
 KNOBS = {
@@ -19,17 +23,7 @@ KNOBS = {
 
 
 def _brain(level: str, game_id: str) -> Brain:
-    if game_id in UNO_GAMES:
-        from .uno import EasyUnoBrain, HardUnoBrain, UnoBrain
-
-        if level == "hard":
-            return HardUnoBrain()  # the search's prior: normal, retuned
-        return EasyUnoBrain() if level == "easy" else UnoBrain()
-    if game_id in HEARTS_GAMES:
-        from .hearts import EasyHeartsBrain, HeartsBrain
-
-        return EasyHeartsBrain(game_id) if level == "easy" else HeartsBrain(game_id)
-    raise ValueError(f"no computer player knows the game {game_id!r}")
+    return strategy_for(game_id).brain(level, game_id)
 
 
 class HardPlayer(ComputerPlayer):
@@ -52,10 +46,11 @@ class HardPlayer(ComputerPlayer):
 def build(level: str, game_id: str, seed: int, **settings: Any) -> ComputerPlayer:
     """A player of ``level``. Hard takes ``budget_ms`` and ``worlds`` (fixed, for tests)."""
     call, late, catch = KNOBS[level]
-    if level == "hard":
+    strategy = strategy_for(game_id)
+    if level == "hard" and strategy.searchable and get_game(game_id).determinizer is not None:
         brain = SearchBrain(
             game_id,
-            _brain("hard", game_id),
+            strategy.brain("hard", game_id),
             budget_ms=settings.get("budget_ms", DEFAULT_BUDGET_MS),
             worlds=settings.get("worlds"),
         )

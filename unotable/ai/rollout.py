@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from unotable.engine import OUT_OF_TURN_KINDS, Action
+from unotable.engine import OUT_OF_TURN_KINDS, SHEDDING, Action, get_game
 
 from .cards import UNO_COLOURS, uno_card
 
@@ -299,4 +299,4 @@ def _wt_discard(action: Action) -> float:
 
 def policy_for(game_id: str) -> Policy:
     """A fresh policy (the UNO one carries per-seat challenge rates)."""
-    return UnoPlayout() if game_id in ("uno", "uno-minecraft") else hearts_policy
+    return UnoPlayout() if get_game(game_id).facts.family == SHEDDING else hearts_policy

@@ -21,12 +21,11 @@ import random
 import threading
 import time
 from collections.abc import Callable, Sequence
-from importlib import import_module
 from itertools import combinations
 from statistics import NormalDist
 from typing import Any
 
-from unotable.engine import Action, Match
+from unotable.engine import SHEDDING, Action, Match, get_game
 
 from .base import Brain
 from .cards import trick_card, uno_card
@@ -36,13 +35,6 @@ from .uno_value import WEIGHTS, utility
 
 COLOUR_INDEX = {"R": 0, "Y": 1, "G": 2, "B": 3}
 
-UNO_GAMES = ("uno", "uno-minecraft")
-_MODULES = {
-    "uno": "unotable.engine.uno",
-    "uno-minecraft": "unotable.engine.uno",
-    "uno-hearts": "unotable.engine.uno_hearts",
-    "wild-twist-hearts": "unotable.engine.wild_twist",
-}
 DEFAULT_BUDGET_MS = 120.0
 ALPHA = 0.1  # family-wise chance of overriding the default by luck (Hearts games)
 # UNO: each decision moves the chance of going out by about a percent, so a guard as strict
@@ -57,8 +49,10 @@ Determinizer = Callable[..., Match]
 
 
 def determinizer_for(game_id: str) -> Determinizer:
-    """The engine's ``determinize(view, rng, avoid)`` for this game."""
-    found: Determinizer = import_module(_MODULES[game_id]).determinize
+    """The engine's ``determinize(view, rng, avoid)`` for this game (its spec's)."""
+    found = get_game(game_id).determinizer
+    if found is None:
+        raise ValueError(f"the game {game_id!r} has no determinizer: it cannot be searched")
     return found
 
 
@@ -74,11 +68,13 @@ class SearchBrain(Brain):
         alpha: float | None = None,
     ) -> None:
         self.game = game_id
+        # UNO-like play (go out first) or Hearts-like play (take few points)
+        self.shedding = get_game(game_id).facts.family == SHEDDING
         self.prior = prior
         self.budget_ms = budget_ms
         self.worlds = worlds  # fixed number of sampled worlds (tests), instead of the clock
-        uno = game_id in UNO_GAMES
-        self.alpha = alpha if alpha is not None else UNO_ALPHA if uno else ALPHA
+        shedding = self.shedding
+        self.alpha = alpha if alpha is not None else UNO_ALPHA if shedding else ALPHA
         # UNO playouts: rounds of turns before the fitted estimate (uno_value) takes over;
         # one round sees the replies to the move, and the estimate is sharper than more
         # rounds of playout noise
@@ -135,7 +131,7 @@ class SearchBrain(Brain):
     def dumps_top_card(self, view: Any, default: Action) -> bool:
         """Hearts games: discarding the 13-point card on someone else's trick is never
         worth second-guessing (a playout can only find noise there)."""
-        if self.game in UNO_GAMES or default.kind != "play" or not view.trick:
+        if self.shedding or default.kind != "play" or not view.trick:
             return False
         info = trick_card(default.card)
         if info.points < 13:
@@ -156,7 +152,7 @@ class SearchBrain(Brain):
         kinds = {a.kind for a in actions}
         if "give" in kinds:
             return self.give_candidates(view, actions, default)
-        if self.game in UNO_GAMES:
+        if self.shedding:
             return self.uno_candidates(view, actions, default)
         return self.trick_candidates(view, actions, default)
 
@@ -383,7 +379,7 @@ class SearchBrain(Brain):
 
     def horizon(self, match: Match) -> int:
         """UNO playouts stop after a few rounds: the near future carries the signal."""
-        if self.game in UNO_GAMES:
+        if self.shedding:
             return self.uno_rounds * match.players
         return MAX_PLAYOUT_STEPS
 
@@ -404,7 +400,7 @@ class SearchBrain(Brain):
             return 0.0
         result = match.hand_results[hands_before]
         points = result.points
-        if self.game in UNO_GAMES:
+        if self.shedding:
             winner = result.notes.get("winner")
             return 1.0 if winner == me else 0.0
         others = [p for s, p in enumerate(points) if s != me]

@@ -19,6 +19,7 @@ from unotable.engine import Action
 from .base import Brain
 from .cards import UNO_COLOURS, UnoCard, uno_card
 from .opponents import UnoOpponents
+from .strategies import Strategy, register_strategy
 
 PER_COLOUR = 25  # one 0, two each of 1–9, Skip, Reverse, Draw Two (RULES §3.1)
 ATTACKS = frozenset({"skip", "draw2", "wd4"})
@@ -302,3 +303,22 @@ class EasyUnoBrain(UnoBrain):
         colour = best_colour(view.hand, unseen_by_colour(view), exclude=card)
         choices = [a for a in plays if a.card is card]
         return next((a for a in choices if a.choice in (None, colour)), choices[0])
+
+
+# -- registration -----------------------------------------------------------------------
+
+
+def _brain(level: str, game_id: str) -> Brain:
+    if level == "hard":
+        return HardUnoBrain()  # the search's prior: normal, retuned
+    return EasyUnoBrain() if level == "easy" else UnoBrain()
+
+
+def _reasons(view: Any, action: Action) -> tuple[str, list[Any]]:
+    from .hint import uno_reasons
+
+    return uno_reasons(view, action)
+
+
+for _game in ("uno", "uno-minecraft"):
+    register_strategy(_game, Strategy(_brain, searchable=True, reasons=_reasons))

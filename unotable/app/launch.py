@@ -17,7 +17,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--data-dir",
         metavar="DIR",
-        help="where saves, settings and history live (default: your user data folder)",
+        help="where saves, settings and history live (default: $UNOTABLE_DATA_DIR, "
+        "else your user data folder, with settings in your user config folder)",
     )
     parser.add_argument(
         "--ascii",
@@ -28,6 +29,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from unotable.cli import SCRIPTED_USE, terminal_problem
+
+    problem = terminal_problem()
+    if problem:
+        print(f"unotable: {problem} ({SCRIPTED_USE})", file=sys.stderr)
+        return 1
     from pathlib import Path
 
     from unotable.app.main import UnoTableApp

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.filter import Monochrome, NoColor
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from unotable.tables import IDENTITY_ENV, PLAYER_ENV, TABLES_ENV
@@ -262,8 +263,9 @@ class UnoTableApp(App[None]):
                 self._save_failed(f"{error.strerror or error}")
                 return
             self._playing = (controller, match_file)
-        record = controller.to_record()
-        if record.finished:
+        # the record is built in the writer's thread, from what the match holds now
+        record = controller.record_later()
+        if controller.over:
             self.writer.finish(match_file, record, controller.match)
             self._playing = (None, None)
         else:
@@ -330,6 +332,8 @@ class UnoTableApp(App[None]):
 
     def start_match(self, controller: Any, match_file: Any = None) -> None:
         """Open the table. ``match_file``: the saved match it continues (None: a new one)."""
+        from unotable.controller import LocalTable
+
         from .screens.table import TableScreen
 
         self.release_match()
@@ -338,7 +342,36 @@ class UnoTableApp(App[None]):
         controller.undo_allowed = not self.served  # a stranger's table keeps its record
         if self.use_store and self.save_problem is not None:
             self.notify(self.save_problem_text(), severity="warning", timeout=8)
-        self.push_screen(TableScreen(controller))
+        table = LocalTable(controller)
+        # the match's one loop, for as long as the table is open (Leave stops it)
+        self.workers.cancel_group(self, "table")
+        self.run_worker(table.drive(), name="table", group="table")
+        self.push_screen(TableScreen(table))
+
+    def play_again(self, finished: Any) -> None:
+        """The same seats and options, a new match, in place of the finished table."""
+        from unotable.controller import Controller
+
+        controller, _ = self._playing
+        if controller is None:
+            return
+        fresh = Controller(
+            controller.game_id,
+            list(controller.seats),
+            dict(controller.match.options),
+            None,
+            clock=controller.clock,
+            speed=controller.pace.speed,
+        )
+
+        def reopen(_: Any = None) -> None:
+            self.start_match(fresh)
+
+        if finished in self.screen_stack:
+            self.pop_screen()
+            self.call_after_refresh(reopen)
+        else:
+            reopen()
 
     def start_shared(self, remote: Any) -> None:
         """Sit at a shared table: the screen draws what the table sends this seat."""
@@ -346,7 +379,6 @@ class UnoTableApp(App[None]):
 
         self.release_match()
         screen = TableScreen(remote)
-        remote.on_update = screen.remote_update
         self._shared_pump = asyncio.ensure_future(remote.pump())
         self.push_screen(screen)
 
@@ -366,6 +398,19 @@ class UnoTableApp(App[None]):
 
         game = getattr(self.screen, "game_id", None) or "uno"
         self.push_screen(RulesScreen(game))
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Notifications carry player text (names, chat, errors naming files): always shown
+        as plain text, whatever the caller asked (Textual's Widget.notify asks for markup)."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     # -- served mode (unotable serve): nothing that writes files or reaches outside ------------
 

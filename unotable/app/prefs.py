@@ -25,7 +25,7 @@ def load_prefs(data_dir: Path | None) -> tuple[Prefs, str | None]:
         return Prefs(), None
     from unotable.store.settings import load_settings  # not before the lobby's first frame
 
-    settings, notice = load_settings(data_dir)
+    settings, notice = load_settings(settings_folder(data_dir))
     prefs = Prefs(settings.theme, settings.speed, settings.card_style, dict(settings.last_setup))
     if prefs.theme not in THEMES:
         prefs.theme = "standard"
@@ -46,8 +46,23 @@ def save_prefs(prefs: Prefs, data_dir: Path | None) -> str | None:
     from unotable.store.settings import change_settings, load_settings
 
     try:
-        current, _ = load_settings(data_dir)
-        change_settings(current, data_dir, **asdict(prefs))
+        folder = settings_folder(data_dir)
+        current, _ = load_settings(folder)
+        change_settings(current, folder, **asdict(prefs))
     except OSError as error:
         return f"Settings could not be saved: {error}"
     return None
+
+
+def settings_folder(data_dir: Path) -> Path:
+    """Where the settings for ``data_dir`` are read and written (store.paths.config_dir),
+    after moving there, once, a settings file an older unotable left in the data folder."""
+    from unotable.store.paths import config_dir
+    from unotable.store.settings import migrate_settings
+
+    folder = config_dir(data_dir)
+    try:
+        migrate_settings(data_dir, folder)
+    except OSError:
+        return data_dir  # it stays where it is, and is still used; moved another time
+    return folder

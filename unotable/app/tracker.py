@@ -16,16 +16,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import import_module
 from typing import Any
 
-from unotable.engine import Event, get_game
-
-UNO_GAMES = ("uno", "uno-minecraft")
-UNO_COLOURS = ("R", "Y", "G", "B")
-PER_COLOUR = 25  # cards of each colour in an UNO deck (RULES §3.1)
-DANGER = {"uno-hearts": "Y13", "wild-twist-hearts": "QS"}  # the 13-point card
-
+from unotable.engine import SHEDDING, Event, get_game
 
 # -- UNO ----------------------------------------------------------------------------------
 
@@ -58,7 +51,7 @@ class UnoTrack:
     creepers: tuple[int, ...]  # per seat: Creepers revealed this hand
     one_card: tuple[int, ...]  # seats holding one card
     called_uno: tuple[int, ...]  # of those, the ones who called UNO
-    draw_pile: int
+    draw_pile: int | None  # None: the game's view does not show it
     reshuffles: int
     discard: tuple[Any, ...]  # the discard pile as the events rebuild it (bottom first)
 
@@ -107,12 +100,13 @@ def hand_events(events: Sequence[Event]) -> list[Event]:
 
 def track(game_id: str, view: Any, events: Sequence[Event]) -> Track:
     """The tracker's counts for ``view`` (any seat's, or a spectator's) and the log."""
-    if game_id in UNO_GAMES:
+    if get_game(game_id).facts.family == SHEDDING:
         return track_uno(game_id, view, events)
     return track_hearts(game_id, view, events)
 
 
 def track_uno(game_id: str, view: Any, events: Sequence[Event]) -> UnoTrack:
+    facts = get_game(game_id).facts
     pile: list[Any] = []
     played: Counter[str] = Counter()  # colour letter or wild notation -> count
     reshuffled: Counter[str] = Counter()
@@ -124,7 +118,8 @@ def track_uno(game_id: str, view: Any, events: Sequence[Event]) -> UnoTrack:
     reshuffles = 0
 
     def key(card: Any) -> str:
-        return str(card.color) if card.color is not None else str(card)
+        # a wild counts as itself, not under the colour or suit it may also carry
+        return str(card) if card.wild else str(card.color)
 
     for event in hand_events(events):
         kind, seat = event.kind, event.seat
@@ -146,7 +141,7 @@ def track_uno(game_id: str, view: Any, events: Sequence[Event]) -> UnoTrack:
             before, active = active, event.data.get("color", card.color)
             pile.append(card)
             played[key(card)] += 1
-            if card.color is None:
+            if card.wild:
                 last_wild = WildPlay(seat, card, before, active)
                 if str(card) == "W+4":
                     last_wd4 = last_wild
@@ -163,6 +158,7 @@ def track_uno(game_id: str, view: Any, events: Sequence[Event]) -> UnoTrack:
             pile = pile[-1:]
         elif kind == "creeper" and seat is not None and 0 <= seat < len(creepers):
             creepers[seat] += 1
+    plain = Counter(key(card) for card in facts.deck if not card.wild)
     on_pile = Counter(key(card) for card in pile)
     yours = Counter(key(card) for card in view.hand)
     colours = tuple(
@@ -172,11 +168,11 @@ def track_uno(game_id: str, view: Any, events: Sequence[Event]) -> UnoTrack:
             on_pile[letter],
             reshuffled[letter],
             yours[letter],
-            max(0, PER_COLOUR - on_pile[letter] - yours[letter]),
+            max(0, plain[letter] - on_pile[letter] - yours[letter]),
         )
-        for letter in UNO_COLOURS
+        for letter in facts.suits
     )
-    wild_kinds = ("W", "W+4", "C") if game_id == "uno-minecraft" else ("W", "W+4")
+    wild_kinds = tuple(str(card) for card in facts.wild_cards)
     one_card = tuple(s for s, size in enumerate(view.hand_sizes) if size == 1)
     return UnoTrack(
         game=game_id,
@@ -187,22 +183,15 @@ def track_uno(game_id: str, view: Any, events: Sequence[Event]) -> UnoTrack:
         creepers=tuple(creepers),
         one_card=one_card,
         called_uno=tuple(s for s in one_card if s in called),
-        draw_pile=int(view.draw_pile_size),
+        draw_pile=getattr(view, "draw_pile_size", None),
         reshuffles=reshuffles,
         discard=tuple(pile),
     )
 
 
-_DECKS: dict[str, tuple[Any, ...]] = {}
-
-
 def deck_of(game_id: str) -> tuple[Any, ...]:
     """Every card of a trick-taking game's deck, in the engine's order."""
-    deck = _DECKS.get(game_id)
-    if deck is None:
-        module = import_module(get_game(game_id).match_class.__module__)
-        deck = _DECKS[game_id] = tuple(module.DECK)
-    return deck
+    return get_game(game_id).facts.deck
 
 
 def _suit_of(card: Any) -> str | None:
@@ -248,7 +237,7 @@ def track_hearts(game_id: str, view: Any, events: Sequence[Event]) -> HeartsTrac
         )
     total = sum(card.points for card in deck)
     taken = tuple(int(p) for p in view.hand_points_visible)
-    danger = next(c for c in deck if str(c) == DANGER[game_id])
+    danger = get_game(game_id).facts.danger_card
     state, holder = "out", None
     for seat, pile in enumerate(view.taken):
         if danger in pile:

@@ -11,8 +11,21 @@ from importlib import import_module
 from typing import Any
 
 _EXPORTS = {
-    "Ask": "controller",
+    "Ask": "steps",
     "Controller": "controller",
+    "LocalTable": "local",
+    "Runner": "runner",
+    "Table": "table",
+    "News": "snapshot",
+    "Command": "snapshot",
+    "Ready": "snapshot",
+    "TookKeyboard": "snapshot",
+    "SkipAhead": "snapshot",
+    "SetSpeed": "snapshot",
+    "TakeBack": "snapshot",
+    "Say": "snapshot",
+    "StartNow": "snapshot",
+    "Leave": "snapshot",
     "Request": "controller",
     "Turn": "controller",
     "Clock": "clock",

@@ -30,16 +30,19 @@ from datetime import UTC, datetime
 from typing import Any
 
 from unotable.engine import OUT_OF_TURN_KINDS, Action, Event, HandResult, Match, View, get_game
+from unotable.engine.replay import replay_actions
 from unotable.store.record import MatchRecord, SeatRecord
 
 from .clock import Clock, RealClock, VirtualClock
 from .pacing import Pace
 from .seats import Seat, computer_seed, make_computer
 from .snapshot import Intent, SeatInfo, Snapshot
+from .steps import Ask, AskHuman, Deal, Over, React, StandIn, Step, Think, WaitUntil
 
 # events after which cards have changed owners (pass three, pass-hand 8s)
 _HANDS_MOVED_EVENTS = frozenset({"pass", "pass_hand"})
-MAX_ACTIONS_PER_RUN = 2_000_000  # a guard against an engine that never ends
+STAND_IN_LEVEL = "normal"  # who plays for a human who is away past the grace
+RECENT_EVENTS = 8  # the current hand's latest events a snapshot carries
 
 
 @dataclass(frozen=True)
@@ -50,15 +53,6 @@ class Turn:
     human: bool
     over: bool = False
     hand_over: bool = False
-
-
-@dataclass(frozen=True)
-class Ask:
-    """One computer the driver will ask, and from when (clock time)."""
-
-    seat: int
-    kind: str  # "react" (a late UNO call or a catch) or "turn"
-    due: float
 
 
 @dataclass(frozen=True)
@@ -133,6 +127,17 @@ class Controller:
         self.fast_forward = False
         # seat -> the card it drew and had to keep, until its next turn (for its status line)
         self._kept: dict[int, Any] = {}
+        # between hands: how long the finished hand stays up (None: until every human at
+        # the table is ready), who is ready, and since when it is over
+        self.hand_over_wait: float | None = None
+        self._ready: set[int] = set()
+        self._hand_ended_at: float | None = None
+        self._hand_log_start = 0  # where the current hand's events begin in the log
+        # humans who are away (shared tables): since when, and the grace before a
+        # computer plays for them (None: their seat just waits)
+        self.grace: float | None = None
+        self._away_since: dict[int, float] = {}
+        self._stand_ins: dict[int, Any] = {}
 
     # -- saving -------------------------------------------------------------------------
 
@@ -168,16 +173,15 @@ class Controller:
         controller.on_action = on_action
         return controller
 
-    def replay(self, seat: int, action: Action | str) -> list[Event]:
-        """Apply a recorded action as it was: no hook, no forced keep (the record has it)."""
+    def replay(self, seat: int, action: Action | str, number: int = 0) -> list[Event]:
+        """Apply recorded action ``number`` as it was: no hook, no forced keep (the record
+        has it). ReplayError if it does not replay."""
         if self.match.hand_over:
-            self.match.next_hand()
-            self._epoch += 1
-        if isinstance(action, str):
-            action = self.match.parse_action(action)
-        events = self.match.apply(seat, action)
+            self._deal()
+        log_length = len(self.match.log)
+        replay_actions(self.match, [(seat, action)], first=number)
         self._moved()
-        return events
+        return self.match.log[log_length:]
 
     def fork(self) -> Controller:
         """An independent copy of this table on a virtual clock (replay checkpoints)."""
@@ -191,17 +195,31 @@ class Controller:
             match=self.match.clone(),
         )
 
+    def record_later(self) -> Callable[[], MatchRecord]:
+        """``to_record`` of the match as it is now, to be built later (in another thread):
+        only the history is copied here."""
+        history = tuple(self.match.history)
+        game, options, seed = self.spec.id, dict(self.match.options), self.match.seed
+        seats = [SeatRecord(s.name, s.kind) for s in self.seats]
+        started, finished = self.started, self.match.over
+        undos = [(u.at, list(u.taken_back)) for u in self.undos]
+
+        def build() -> MatchRecord:
+            return MatchRecord(
+                game=game,
+                options=options,
+                seats=seats,
+                seed=seed,
+                actions=[(seat, str(action)) for seat, action in history],
+                started=started,
+                finished=finished,
+                undos=undos,
+            )
+
+        return build
+
     def to_record(self) -> MatchRecord:
-        return MatchRecord(
-            game=self.spec.id,
-            options=dict(self.match.options),
-            seats=[SeatRecord(s.name, s.kind) for s in self.seats],
-            seed=self.match.seed,
-            actions=[(seat, str(action)) for seat, action in self.match.history],
-            started=self.started,
-            finished=self.match.over,
-            undos=[(u.at, list(u.taken_back)) for u in self.undos],
-        )
+        return self.record_later()()
 
     # -- facts ----------------------------------------------------------------------------
 
@@ -224,7 +242,8 @@ class Controller:
 
     @property
     def humans(self) -> list[int]:
-        return [i for i, s in enumerate(self.seats) if s.is_human]
+        """The seats a human decides for now (a computer standing in for one does not)."""
+        return [i for i, s in enumerate(self.seats) if s.is_human and i not in self._stand_ins]
 
     @property
     def hot_seat(self) -> bool:
@@ -238,7 +257,44 @@ class Controller:
         return "nobody" if seat is None else self.seats[seat].name
 
     def is_human(self, seat: int) -> bool:
-        return self.seats[seat].is_human
+        """A human decides for ``seat`` now (not a computer, nor one standing in)."""
+        return self.seats[seat].is_human and seat not in self._stand_ins
+
+    # -- presence (shared tables) -----------------------------------------------------------
+
+    def set_present(self, seat: int, present: bool) -> None:
+        """A human's player came or went. Back: their seat is theirs again at once. Away:
+        after ``grace`` seconds a computer plays it (a ``StandIn`` step), if grace is set."""
+        if present:
+            self._away_since.pop(seat, None)
+            if self._stand_ins.pop(seat, None) is not None:
+                self.fallbacks.pop(seat, None)
+                self._moved()
+        elif self.seats[seat].is_human and seat not in self._away_since:
+            self._away_since[seat] = self.clock.now()
+
+    def away(self, seat: int) -> float | None:
+        """Seconds until a computer plays for ``seat``'s absent player (None: not waiting)."""
+        since = self._away_since.get(seat)
+        if since is None or seat in self._stand_ins or self.grace is None:
+            return None
+        return max(0.0, since + self.grace - self.clock.now())
+
+    def standing_in(self, seat: int) -> bool:
+        return seat in self._stand_ins
+
+    def stand_in(self, seat: int, player: Any = None) -> None:
+        """A computer plays for ``seat``'s absent player until they are present again."""
+        if player is None:
+            from unotable.ai import make_player
+
+            player = make_player(STAND_IN_LEVEL, self.spec.id, computer_seed(self.match.seed, seat))
+        self._stand_ins[seat] = player
+        self.fallbacks[seat] = getattr(player, "level", STAND_IN_LEVEL)
+        self._moved()
+
+    def _player(self, seat: int) -> Any:
+        return self._stand_ins.get(seat) or self._computers[seat]
 
     def legal(self, seat: int) -> list[Action]:
         """``seat``'s legal actions, computed once per position."""
@@ -334,12 +390,62 @@ class Controller:
         asks = self.asks()
         return asks[0].due if asks else None
 
-    def due_ask(self) -> Ask | None:
-        """The first ask, if it is due now."""
+    def next_step(self) -> Step:
+        """What happens next: the one question every driver asks (see ``steps``)."""
+        now = self.clock.now()
+        standing = self._stand_in_due(now)
+        if standing is not None:
+            return StandIn(standing)
+        if self.match.over:
+            return Over()
+        moments = self._away_deadlines()
+        if self.match.hand_over:
+            waiting = self.not_ready()
+            deadline = self.deal_at()
+            if not waiting or (deadline is not None and now >= deadline):
+                return Deal()
+            return AskHuman(waiting, _earliest([*moments, deadline]))
         asks = self.asks()
-        if asks and asks[0].due <= self.clock.now():
-            return asks[0]
+        if asks and asks[0].due <= now:
+            return React(asks[0]) if asks[0].kind == "react" else Think(asks[0])
+        turn = self.turn()
+        due = asks[0].due if asks else None
+        if turn.human and turn.seat is not None:
+            return AskHuman((turn.seat,), _earliest([*moments, due]))
+        until = _earliest([*moments, due])
+        if until is None:  # no computer to ask and no human: an engine or seat bug
+            raise RuntimeError("the match is not over but nobody may act")
+        return WaitUntil(until)
+
+    def _stand_in_due(self, now: float) -> int | None:
+        if self.grace is None or self.match.over:
+            return None
+        for seat, since in sorted(self._away_since.items()):
+            if seat not in self._stand_ins and now >= since + self.grace:
+                return seat
         return None
+
+    def _away_deadlines(self) -> list[float]:
+        if self.grace is None:
+            return []
+        return [t + self.grace for s, t in self._away_since.items() if s not in self._stand_ins]
+
+    # -- between hands ------------------------------------------------------------------------
+
+    def ready(self, seats: Sequence[int]) -> None:
+        """These humans have seen the finished hand."""
+        if self.match.hand_over:
+            self._ready.update(s for s in seats if 0 <= s < len(self.seats))
+
+    def not_ready(self) -> tuple[int, ...]:
+        """Between hands: the humans at the table the next deal still waits for."""
+        return tuple(s for s in self.humans if s not in self._ready and s not in self._away_since)
+
+    def deal_at(self) -> float | None:
+        """Between hands: when the next hand is dealt anyway (None: when all are ready)."""
+        if self.hand_over_wait is None or self._hand_ended_at is None:
+            return None
+        return self._hand_ended_at + self.hand_over_wait
 
     def request_for(self, ask: Ask) -> Request:
         """A computer's turn, to think about in any thread, then ``deliver``."""
@@ -347,17 +453,26 @@ class Controller:
 
     def think(self, request: Request) -> Action:
         """A computer's decision from its own view. Safe to call in a worker thread."""
-        action: Action = self._computers[request.seat].choose(request.view)
+        action: Action = self._player(request.seat).choose(request.view)
         return action
 
-    def deliver(self, request: Request, action: Action) -> list[Event]:
+    def cancel_thinking(self, request: Request) -> None:
+        """Ask a computer that is thinking (in another thread) to finish early."""
+        cancel = getattr(self._player(request.seat), "cancel", None)
+        if cancel is not None:
+            cancel()
+
+    def deliver(self, request: Request, action: Action | None) -> list[Event]:
         """Apply a computer's decision, unless the match moved on meanwhile.
 
-        An illegal choice (a computer player's bug) falls back to its first legal action.
+        An illegal choice, or none (a computer player's bug), falls back to its first
+        legal action.
         """
         if request.version != self.version or request.epoch != self._epoch:
             return []
-        if action not in self.legal(request.seat):
+        if request.seat in self.humans:  # its player came back while it was thought about
+            return []
+        if action is None or action not in self.legal(request.seat):
             legal = [a for a in self.legal(request.seat) if a.kind not in OUT_OF_TURN_KINDS]
             action = legal[0]
         return self.apply(request.seat, action)
@@ -370,7 +485,7 @@ class Controller:
         action = self.late_call_action(seat) if seat == exposed else self.catch_action(seat)
         if action is None:
             return []
-        player = self._computers[seat]
+        player = self._player(seat)
         view = self.match.view(seat)
         wants = getattr(player, "wants_to_act", None)
         # the level's own habit decides (an Easy player often misses the chance)
@@ -390,55 +505,38 @@ class Controller:
             self.on_decision(ask.seat, action, time.perf_counter() - started)
         return self.deliver(request, action)
 
-    def step(self) -> list[Event]:
-        """The computer action due now, if any, done in this thread."""
-        ask = self.due_ask()
-        return self.perform(ask) if ask is not None else []
-
     def run(
         self, *, max_hands: int | None = None, max_actions: int | None = None, deal: bool = True
     ) -> Turn:
-        """Play without a screen until a human must decide, the match ends, or ``max_hands``
-        hands have ended in this call (or ``max_actions`` actions were applied). Between
-        hands the next one is dealt when ``deal``.
+        """Play without a screen until a human must decide (see ``Runner.run``)."""
+        from .runner import Runner
 
-        A virtual clock jumps to each due moment; a real one is not waited on.
-        """
-        hands_at_start = len(self.match.hand_results)
-        stop_at = None if max_actions is None else self.version + max_actions
-        for _ in range(MAX_ACTIONS_PER_RUN):
-            turn = self.turn()
-            if stop_at is not None and self.version >= stop_at:
-                return turn
-            if turn.over:
-                return turn
-            if max_hands is not None and len(self.hand_results) - hands_at_start >= max_hands:
-                return turn
-            if turn.hand_over:
-                if not deal:
-                    return turn
-                self.next_hand()
-                continue
-            asks = self.asks()
-            if not asks:
-                return turn  # only humans may act
-            if isinstance(self.clock, VirtualClock):
-                self.clock.advance_to(asks[0].due)
-            self.perform(asks[0])
-        raise RuntimeError(f"match seed {self.match.seed} did not end")
-
-    def run_computers(self) -> Turn:
-        return self.run()
+        return Runner(self).run(max_hands=max_hands, max_actions=max_actions, deal=deal)
 
     def next_hand(self) -> list[Event]:
         """Deal the next hand once everyone has seen how the last one ended."""
-        events = self.match.next_hand()
-        self._epoch += 1
+        events = self._deal()
         self._moved()
         self.hands_moved = True
         if self.on_action is not None:
             self.on_action(self)
         return events
+
+    def _deal(self) -> list[Event]:
+        self._hand_log_start = len(self.match.log)
+        events = self.match.next_hand()
+        self._epoch += 1
+        self._ready.clear()
+        self._hand_ended_at = None
+        self._kept.clear()  # a card kept last hand says nothing about this one
+        return events
+
+    def skip_ahead(self) -> None:
+        """Computers play without pauses until a human's decision is awaited."""
+        self.fast_forward = True
+
+    def set_speed(self, speed: str) -> None:
+        self.pace = Pace(speed)  # raises ValueError for an unknown speed
 
     # -- undo ---------------------------------------------------------------------------------
 
@@ -481,6 +579,9 @@ class Controller:
         self.undos.append(undo)
         self._epoch += 1
         self._kept.clear()
+        self._ready.clear()
+        self._hand_ended_at = None
+        self._hand_log_start = _hand_start(rebuilt)
         self.fast_forward = False
         self.hands_moved = True
         self._moved()
@@ -490,10 +591,7 @@ class Controller:
 
     def _rebuilt(self, actions: Sequence[tuple[int, str]]) -> Match:
         match = self.spec.new_match(self.match.players, dict(self.match.options), self.match.seed)
-        for seat, text in actions:
-            if match.hand_over:
-                match.next_hand()
-            match.apply(seat, text)
+        replay_actions(match, actions)
         return match
 
     def _forced_keep_in(self, match: Match) -> bool:
@@ -547,10 +645,16 @@ class Controller:
 
     def _moved(self) -> None:
         self._since = self.clock.now()
+        if self.match.hand_over and self._hand_ended_at is None:
+            self._hand_ended_at = self._since
         if self.viewer is not None and self.hot_seat:
             turn = self.turn()
             if not turn.human or turn.seat != self.viewer:
                 self.viewer = None  # their decisions are done: the next human is handed over
+        if self.fast_forward and not self.match.hand_over:
+            turn = self.turn()
+            if turn.over or turn.human:
+                self.fast_forward = False  # skipped ahead as far as the next human decision
 
     def _keep_if_forced(self) -> list[Event]:
         forced = self._forced_keep()
@@ -574,7 +678,8 @@ class Controller:
         if not self.seats[seat].is_human:
             return None
         turn_actions = [a for a in self.legal(seat) if a.kind not in OUT_OF_TURN_KINDS]
-        if len(turn_actions) == 1 and turn_actions[0].kind == "keep":
+        forced = self.match.spec.facts.forced_kinds  # UNO: keeping the card just drawn
+        if len(turn_actions) == 1 and turn_actions[0].kind in forced:
             return seat, turn_actions[0]
         return None
 
@@ -610,7 +715,13 @@ class Controller:
     def display_seat(self) -> int | None:
         return self.screen_seat()
 
-    def snapshot(self, viewer: int | None, since: int = 0) -> Snapshot:
+    def recent(self, viewer: int | None) -> tuple[Event, ...]:
+        """The current hand's latest events, as ``viewer`` may see them."""
+        log = self.match.log
+        start = max(self._hand_log_start, len(log) - RECENT_EVENTS)
+        return tuple(e.seen_by(viewer) for e in log[start:])
+
+    def snapshot(self, viewer: int | None, since: int = 0, spectator: bool = False) -> Snapshot:
         """What ``viewer`` may see and do now; the log from ``since`` on."""
         match = self.match
         view = match.view(viewer)
@@ -651,4 +762,28 @@ class Controller:
             log_length=len(log),
             hand_results=tuple(match.hand_results),
             winners=tuple(match.winners),
+            recent=self.recent(viewer),
+            ready=tuple(sorted(self._ready)),
+            deal_in=self._deal_in(),
+            spectator=spectator,
+            fast_forward=self.fast_forward,
+            undo_refused=self.undo_refused(),
         )
+
+    def _deal_in(self) -> float | None:
+        at = self.deal_at() if self.match.hand_over else None
+        return None if at is None else max(0.0, round(at - self.clock.now(), 1))
+
+
+def _earliest(moments: Sequence[float | None]) -> float | None:
+    found = [m for m in moments if m is not None]
+    return min(found) if found else None
+
+
+def _hand_start(match: Match) -> int:
+    """Where the latest hand's events begin in ``match``'s log (after its deal)."""
+    log = match.log
+    for index in range(len(log) - 1, -1, -1):
+        if log[index].kind == "deal" and (index == 0 or log[index - 1].kind != "deal"):
+            return index
+    return 0

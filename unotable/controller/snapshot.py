@@ -47,6 +47,14 @@ class Snapshot:
     log_length: int
     hand_results: tuple[HandResult, ...]
     winners: tuple[int, ...]
+    # the current hand's latest events as ``viewer`` may see them (the centre's lines),
+    # whatever this viewer was or was not sent before (a joiner sees them too)
+    recent: tuple[Event, ...] = ()
+    ready: tuple[int, ...] = ()  # between hands: the humans who are ready for the next
+    deal_in: float | None = None  # between hands: seconds until it is dealt anyway
+    spectator: bool = False  # the viewer watches: it has no seat at this table
+    fast_forward: bool = False  # computers play without pauses until a human decides
+    undo_refused: str | None = "Undo is not offered here."  # why not; None: it is allowed
 
     @property
     def my_turn(self) -> bool:
@@ -73,3 +81,71 @@ class Intent:
     seat: int
     action: str
     version: int | None = None
+
+
+# What else a viewer may ask of a table: each is an intent too, never a write to the
+# controller's fields. A table answers each with news (a snapshot, a refusal, a notice).
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """The finished hand has been seen at this terminal: deal the next when all are."""
+
+
+@dataclass(frozen=True, slots=True)
+class TookKeyboard:
+    """Hot-seat: ``seat``'s player has the keyboard (catching ``exposed`` first if asked)."""
+
+    seat: int
+    catch: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SkipAhead:
+    """Computers play without pauses until the next human decision."""
+
+
+@dataclass(frozen=True, slots=True)
+class SetSpeed:
+    speed: str
+
+
+@dataclass(frozen=True, slots=True)
+class TakeBack:
+    """Take back this human's last decision (one human against computers only)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Say:
+    """A chat line (shared tables): free text or one of the quick phrases."""
+
+    text: str | None = None
+    quick: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StartNow:
+    """A shared table's creator starts before every open seat is taken."""
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """This terminal leaves the table."""
+
+
+Command = Intent | Ready | TookKeyboard | SkipAhead | SetSpeed | TakeBack | Say | StartNow | Leave
+
+
+@dataclass(frozen=True, slots=True)
+class News:
+    """What a table tells the screens watching it.
+
+    ``kind``: "snapshot" (``snapshot`` is the newest for this terminal), "refused" (an
+    intent was not taken: ``text`` says why), "notice" (a line for this terminal only),
+    "chat" (``text``, from ``sender``; None for the table itself) or "closed" (``text``).
+    """
+
+    kind: str
+    snapshot: Snapshot | None = None
+    text: str = ""
+    sender: str | None = None

@@ -36,8 +36,6 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from .errors import EngineError, IllegalAction, NotationError, OptionError
 
-AnyCard = Any  # inside the engine: a game's own interned card class
-
 
 @runtime_checkable
 class Card(Protocol):
@@ -78,10 +76,10 @@ class Action:
     """One thing a seat does. Immutable, hashable, printable as notation."""
 
     kind: str
-    card: AnyCard = None
+    card: Card | None = None
     choice: str | None = None
     target: int | None = None
-    cards: tuple[AnyCard, ...] = ()
+    cards: tuple[Card, ...] = ()
     uno: bool = False
 
     def __str__(self) -> str:
@@ -105,7 +103,7 @@ class Action:
 
 def parse_action(
     text: str,
-    card_from_text: Callable[[str], AnyCard],
+    card_from_text: Callable[[str], Card],
     choices: Mapping[str, Iterable[str]] = EMPTY,
 ) -> Action:
     """Parse action notation, using the game's card parser and its allowed choices.
@@ -166,7 +164,7 @@ class Event:
 
     kind: str
     seat: int | None = None
-    cards: tuple[AnyCard, ...] = ()
+    cards: tuple[Card, ...] = ()
     count: int = 0
     data: Mapping[str, Any] = field(default_factory=lambda: EMPTY)  # one shared, read-only
     private_to: frozenset[int] | None = None
@@ -175,7 +173,7 @@ class Event:
         self,
         kind: str,
         seat: int | None = None,
-        cards: tuple[AnyCard, ...] = (),
+        cards: tuple[Card, ...] = (),
         count: int = 0,
         data: Mapping[str, Any] = EMPTY,
         private_to: frozenset[int] | None = None,
@@ -213,7 +211,7 @@ class _EventFields:
 def make_event(
     kind: str,
     seat: int | None = None,
-    cards: tuple[AnyCard, ...] = (),
+    cards: tuple[Card, ...] = (),
     count: int = 0,
     data: Mapping[str, Any] = EMPTY,
     private_to: frozenset[int] | None = None,
@@ -241,13 +239,14 @@ def _fast_events_work() -> bool:
     if Event.__slots__ != _EventFields.__slots__:
         return False
     _FAST_EVENTS = True
+    cards: Any = ("a",)  # any tuple does for a layout check
     try:
-        made = make_event("check", 1, ("a",), 1, {"b": 2}, frozenset({1}))
+        made = make_event("check", 1, cards, 1, {"b": 2}, frozenset({1}))
     except TypeError:  # the layouts differ after all: __class__ cannot change
         _FAST_EVENTS = False
         return False
     _FAST_EVENTS = made.__class__ is Event and made == Event(
-        "check", 1, ("a",), 1, {"b": 2}, frozenset({1})
+        "check", 1, cards, 1, {"b": 2}, frozenset({1})
     )
     return _FAST_EVENTS
 
@@ -315,9 +314,156 @@ class OptionSpec:
         return value
 
 
+SHEDDING = "shedding"  # first to empty their hand (UNO)
+TRICK_TAKING = "trick-taking"  # tricks and penalty points (the Hearts games)
+FAMILIES = (SHEDDING, TRICK_TAKING)
+
+Play = tuple[int, Card, str | None]  # (seat, card, declared), in play order
+
+
+class GameFacts:
+    """What a game's rules say about its cards and its end, for callers outside a match.
+
+    The computer players, hints, the card tracker and the screens read these instead of
+    restating the rules. Everything is fixed when the game is defined: the methods are
+    pure, and nothing here is on the engines' hot paths (the engines keep their own
+    incremental trick state). A trick-taking game whose trick rules differ from plain
+    "follow the suit led, the highest card of it wins" subclasses this and overrides
+    ``lead_suit``, ``follows`` and ``trick_strength``.
+    """
+
+    def __init__(
+        self,
+        *,
+        family: str,
+        deck: Iterable[Card],
+        suits: Sequence[str] = (),
+        wild_values: Mapping[str, int] = EMPTY,
+        moon_points: int | None = None,
+        moon_option: str | None = None,
+        target_option: str | None = None,
+        length_option: str | None = None,
+        forced_kinds: Iterable[str] = (),
+    ) -> None:
+        """``deck``: every card of a full deck, copies repeated, in the game's order.
+
+        ``suits``: the colour or suit letters, in the game's order. ``wild_values``: a
+        declaration's trick value (Wild Twist's HIGH and LOW).
+        ``moon_points``: what shooting the moon is worth (None: no moon); ``moon_option``
+        names the bool option that turns it on (None: always on when there is a moon).
+        ``target_option`` names the option holding the total that ends the match, and
+        ``length_option`` the one holding how many hands it lasts. ``forced_kinds``: action
+        kinds that, as a seat's only turn action, leave it no choice worth asking about
+        (UNO's ``keep`` of a drawn card that cannot be played).
+        """
+        if family not in FAMILIES:
+            raise ValueError(f"family must be one of {', '.join(FAMILIES)}, not {family!r}")
+        copies: dict[Card, int] = {}
+        for card in deck:
+            copies[card] = copies.get(card, 0) + 1
+        self.family = family
+        self.copies: Mapping[Card, int] = MappingProxyType(copies)
+        self.cards: tuple[Card, ...] = tuple(copies)  # every distinct card, in game order
+        self.deck: tuple[Card, ...] = tuple(c for c, n in copies.items() for _ in range(n))
+        self.suits: tuple[str, ...] = tuple(suits)
+        self.wild_cards: tuple[Card, ...] = tuple(c for c in self.cards if c.wild)
+        self.wild_values: Mapping[str, int] = MappingProxyType(dict(wild_values))
+        self.moon_points = moon_points
+        self.moon_option = moon_option
+        self.target_option = target_option
+        self.length_option = length_option
+        self.forced_kinds = frozenset(forced_kinds)
+        self.total_points = sum(c.points * n for c, n in copies.items())
+        top = max((c.points for c in self.cards), default=0)
+        biggest = [c for c in self.cards if c.points == top]
+        # the one card that scores far more than the rest (Hearts' queen): trick games only
+        self.danger_card: Card | None = (
+            biggest[0] if family == TRICK_TAKING and len(biggest) == 1 and top > 1 else None
+        )
+
+    def __repr__(self) -> str:
+        return f"<GameFacts {self.family}, {len(self.deck)} cards>"
+
+    @property
+    def trick_taking(self) -> bool:
+        return self.family == TRICK_TAKING
+
+    # -- cards ------------------------------------------------------------------------------
+
+    def card_named(self, text: str) -> Card:
+        """The card of this deck whose notation is exactly ``text`` (KeyError if none)."""
+        for card in self.cards:
+            if card.text == text:
+                return card
+        raise KeyError(text)
+
+    def suit_count(self, suit: str) -> int:
+        """How many cards of a full deck carry this colour or suit letter."""
+        return sum(n for c, n in self.copies.items() if c.color == suit)
+
+    # -- the end of a match -----------------------------------------------------------------
+
+    def target_points(self, options: Mapping[str, Any]) -> int | None:
+        """The total that ends the match under ``options`` (None: it ends by length)."""
+        name = self.target_option
+        return None if name is None else int(options[name])
+
+    def match_length(self, options: Mapping[str, Any]) -> int | None:
+        """How many hands the match lasts under ``options`` (None: it ends by points)."""
+        name = self.length_option
+        return None if name is None else int(options[name])
+
+    def moon_possible(self, options: Mapping[str, Any]) -> bool:
+        """Whether a seat may shoot the moon under ``options``."""
+        if self.moon_points is None:
+            return False
+        return self.moon_option is None or bool(options.get(self.moon_option, False))
+
+    # -- tricks -----------------------------------------------------------------------------
+
+    def lead_suit(self, card: Card, declared: str | None = None) -> str | None:
+        """The suit a trick led with ``card`` (declared as ``declared``) must follow."""
+        return card.color
+
+    def follows(self, card: Card, declared: str | None, lead: str) -> bool:
+        """Whether playing ``card`` follows suit to a trick led in ``lead``."""
+        return card.color == lead
+
+    def trick_strength(self, card: Card, declared: str | None, lead: str) -> int:
+        """How strongly a played card competes for a trick led in ``lead``.
+
+        -1: it cannot win. Otherwise the higher value wins; the first played wins a tie.
+        """
+        rank = card.rank
+        if card.color != lead or not isinstance(rank, int):
+            return -1
+        return rank
+
+    def trick_winner(self, plays: Sequence[Play]) -> int:
+        """The seat winning a trick so far: ``plays`` in play order, the lead first."""
+        if not plays:
+            raise ValueError("an empty trick has no winner")
+        lead = self.lead_suit(plays[0][1], plays[0][2])
+        best_seat, best = plays[0][0], -1
+        if lead is None:
+            return best_seat
+        for seat, card, declared in plays:
+            value = self.trick_strength(card, declared, lead)
+            if value > best:
+                best_seat, best = seat, value
+        return best_seat
+
+    def trick_draws(self, card: Card) -> int:
+        """Cards that playing ``card`` pulls into the trick from the draw pile."""
+        return 0
+
+
+Determinizer = Callable[..., "Match"]  # (view, rng, avoid=None) -> Match
+
+
 @dataclass(frozen=True)
 class GameSpec:
-    """A game: its id, its limits and options, and how to start a match of it."""
+    """A game: its id, its limits and options, its facts, and how to start a match of it."""
 
     id: str
     name: str
@@ -326,6 +472,10 @@ class GameSpec:
     max_players: int
     options: tuple[OptionSpec, ...]
     match_class: type[Match] = field(repr=False)
+    facts: GameFacts = field(default_factory=lambda: GameFacts(family=SHEDDING, deck=()))
+    # ``determinizer(view, rng, avoid)``: a whole match consistent with a seat's view, its
+    # unseen cards dealt at random (for the search player); None if the game has none
+    determinizer: Determinizer | None = field(default=None, repr=False, compare=False)
 
     def default_options(self) -> dict[str, Any]:
         return {o.name: o.default for o in self.options}
@@ -374,7 +524,7 @@ class GameSpec:
         checked = self.check_options(options)
         return self.match_class(self, self.check_players(players), checked, seed, deal=deal)
 
-    def parse_card(self, text: str) -> AnyCard:
+    def parse_card(self, text: str) -> Card:
         return self.match_class.parse_card(text)
 
     def parse_action(self, text: str) -> Action:
@@ -457,7 +607,7 @@ class Match(ABC):
             return str(error)
         seated = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.players
         in_play = not self.winners and not self._hand_over
-        if seated and in_play and action in self.legal_actions(seat):
+        if seated and in_play and _among(action, self.legal_actions(seat)):
             return None
         try:
             self.clone().apply(seat, action)
@@ -488,7 +638,7 @@ class Match(ABC):
 
     @classmethod
     @abstractmethod
-    def parse_card(cls, text: str) -> AnyCard:
+    def parse_card(cls, text: str) -> Card:
         """The card that ``text`` names; NotationError if none."""
 
     @classmethod
@@ -530,6 +680,19 @@ class Match(ABC):
     def events_for(self, seat: int | None, start: int = 0) -> list[Event]:
         """The log from ``start`` on, as ``seat`` may see it."""
         return [e.seen_by(seat) for e in self.log[start:]]
+
+
+def _among(action: Action, legal: Sequence[Action]) -> bool:
+    """Whether ``action`` is one of ``legal``; a ``give`` is a set of cards, in any order."""
+    if action in legal:
+        return True
+    if action.kind != "give":
+        return False
+    cards = frozenset(action.cards)
+    return len(cards) == len(action.cards) and any(
+        a.kind == "give" and len(a.cards) == len(cards) and frozenset(a.cards) == cards
+        for a in legal
+    )
 
 
 def check_viewer(seat: Any, players: int) -> None:
@@ -597,6 +760,6 @@ def check_seat_turn(match: Match, seat: int, expected: int | None) -> None:
         raise IllegalAction(f"it is seat {expected}'s turn, not seat {seat}'s")
 
 
-def cards_from(items: Sequence[Any], parse: Callable[[str], AnyCard]) -> list[AnyCard]:
+def cards_from(items: Sequence[Any], parse: Callable[[str], Card]) -> list[Card]:
     """Cards given as notation strings or card values (for explicit deals)."""
     return [parse(c) if isinstance(c, str) else c for c in items]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from .core import AnyCard, Event, HandResult, Match, View, check_viewer, make_event
+from .core import Card, Event, HandResult, Match, View, check_viewer, make_event
 from .errors import OptionError
 
 
@@ -35,7 +35,7 @@ def void_mask(suits: Iterable[str], bits: Mapping[str, int]) -> int:
     return mask
 
 
-Play = tuple[int, AnyCard, str | None]  # (seat, card, declared), in play order
+Play = tuple[int, Card, str | None]  # (seat, card, declared), in play order
 CompletedTrick = tuple[int, int, tuple[Play, ...]]  # (leader, winner, plays)
 
 
@@ -48,7 +48,7 @@ class TrickView(View):
     hearts_broken: bool
     leader: int | None  # who led (or leads) it
     tricks: tuple[CompletedTrick, ...]  # every completed trick of this hand
-    taken: tuple[tuple[AnyCard, ...], ...]  # per seat, its trick pile (all public)
+    taken: tuple[tuple[Card, ...], ...]  # per seat, its trick pile (all public)
     tricks_won: tuple[int, ...]
     hand_points_visible: tuple[int, ...]  # per seat, points in its trick pile
     last_trick: CompletedTrick | None  # the latest completed trick, kept after a deal
@@ -82,7 +82,7 @@ def record_hand(match: Match, points: Sequence[int], notes: dict[str, Any]) -> H
 
 
 def hand_end_event(
-    result: HandResult, winners: tuple[int, ...], cards: tuple[AnyCard, ...] = ()
+    result: HandResult, winners: tuple[int, ...], cards: tuple[Card, ...] = ()
 ) -> Event:
     """The ``hand_end`` event; ``cards`` are any revealed at scoring."""
     data = {

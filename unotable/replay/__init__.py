@@ -33,14 +33,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from unotable.store.saves import SaveError
 
-    from .frames import ReplayError, load_replay
+    from .frames import ReplayError, SeatError, load_replay
 
     try:
         replay = load_replay(args.file, args.as_seat)
     except (ReplayError, SaveError) as exc:
         message = " ".join(str(exc).split())  # one line, whatever the engine said
         print(f"unotable replay: error: {message}", file=sys.stderr)
-        return 2
+        # a missing or unknown --as is a usage error; a file that cannot be replayed is not
+        return 2 if isinstance(exc, SeatError) else 1
     if args.text:
         try:
             for number in range(len(replay)):
@@ -49,6 +50,12 @@ def run(args: argparse.Namespace) -> int:
         except BrokenPipeError:  # e.g. piped into head
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    from unotable.cli import terminal_problem
+
+    problem = terminal_problem("the replay viewer")
+    if problem:
+        print(f"unotable replay: {problem} (--text prints every step instead)", file=sys.stderr)
+        return 1
     from .viewer import ReplayApp
 
     ReplayApp(replay).run()

@@ -29,6 +29,10 @@ class ReplayError(Exception):
     """The file or the seat asked for cannot be replayed; the message says why, on one line."""
 
 
+class SeatError(ReplayError):
+    """The seat asked for (``--as``) is missing or matches no seat: a usage error."""
+
+
 @dataclass(frozen=True)
 class Frame:
     number: int  # 0: the deal, before any action
@@ -154,10 +158,12 @@ def _table_from(record: MatchRecord) -> Controller:
 
 
 def _replay(table: Controller, number: int, seat: int, text: str) -> None:
+    from unotable.engine.replay import ReplayError
+
     try:
-        table.replay(seat, text)
-    except Exception as exc:  # IllegalAction, NotationError, or an engine bug
-        raise SaveError(f"action {number} (seat {seat}: {text!r}) does not replay: {exc}") from exc
+        table.replay(seat, text, number)
+    except ReplayError as exc:
+        raise SaveError(str(exc)) from exc
 
 
 def _redact_action(text: str) -> str:
@@ -191,14 +197,14 @@ def parse_seat(text: str, record: MatchRecord) -> int:
         seat = int(text)
         if 0 <= seat < record.players:
             return seat
-        raise ReplayError(f"there is no seat {seat}; seats are 0 to {record.players - 1}")
+        raise SeatError(f"there is no seat {seat}; seats are 0 to {record.players - 1}")
     names = [i for i, s in enumerate(record.seats) if s.name.casefold() == text.casefold()]
     if len(names) == 1:
         return names[0]
     listed = ", ".join(f"{i} {s.name}" for i, s in enumerate(record.seats))
     if names:
-        raise ReplayError(f"several seats are called {text!r}; give a number ({listed})")
-    raise ReplayError(f"no seat is called {text!r} (seats: {listed})")
+        raise SeatError(f"several seats are called {text!r}; give a number ({listed})")
+    raise SeatError(f"no seat is called {text!r} (seats: {listed})")
 
 
 def load_replay(path: Path, as_seat: str | None) -> Replay:
@@ -216,7 +222,7 @@ def load_replay(path: Path, as_seat: str | None) -> Replay:
     except SaveError as exc:
         raise ReplayError(f"{path} cannot be replayed: {exc}") from exc
     if viewer is None and not replay.finished:
-        raise ReplayError(
+        raise SeatError(
             f"{path} is a match still in play: say whose view to show with --as SEAT "
             f"(seats: {', '.join(f'{i} {s.name}' for i, s in enumerate(record.seats))})"
         )

@@ -18,6 +18,7 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_SSH_PORT = 2222
 DEFAULT_WEB_PORT = 8000
 DEFAULT_MAX_SESSIONS = 8
+DEFAULT_MAX_SESSIONS_PER_ADDRESS = 4  # web: tabs from one address
 DEFAULT_IDLE_MINUTES = 30.0
 DEFAULT_AUTHORIZED_KEYS = Path("~/.ssh/authorized_keys")
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
@@ -154,6 +155,29 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--public-url",
         metavar="URL",
         help="the address browsers use, when it differs from http://HOST:PORT",
+    )
+    web.add_argument(
+        "--max-sessions",
+        type=_positive_int,
+        default=DEFAULT_MAX_SESSIONS,
+        metavar="N",
+        help=f"tables (browser tabs) at once; one more is told the table is full "
+        f"(default {DEFAULT_MAX_SESSIONS})",
+    )
+    web.add_argument(
+        "--max-sessions-per-address",
+        type=_positive_int,
+        default=DEFAULT_MAX_SESSIONS_PER_ADDRESS,
+        metavar="N",
+        help=f"tables at once from one address (default {DEFAULT_MAX_SESSIONS_PER_ADDRESS})",
+    )
+    web.add_argument(
+        "--idle-timeout",
+        type=_minutes,
+        default=DEFAULT_IDLE_MINUTES,
+        metavar="MINUTES",
+        help=f"close a tab's table after this long without a key press; the match is kept "
+        f"(default {DEFAULT_IDLE_MINUTES:g}, 0 never)",
     )
 
 
@@ -294,7 +318,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _resolve_data_dir(data_dir: Path | None) -> Path:
-    from unotable.serve.paths import default_data_dir
+    from unotable.serve.paths import default_data_dir, unsafe_dir_reason
 
     path = Path(data_dir).expanduser() if data_dir else default_data_dir()
     if path.exists() and not path.is_dir():
@@ -303,7 +327,12 @@ def _resolve_data_dir(data_dir: Path | None) -> Path:
         path.mkdir(parents=True, exist_ok=True, mode=0o700)
     except OSError as exc:
         raise ServeError(f"cannot make data dir {path}: {exc.strerror or exc}") from None
-    return path.resolve()
+    path = path.resolve()
+    # the shared tables' socket and saves live in tables/: both must be this account's alone
+    for folder in (path, path / "tables"):
+        if folder.is_dir() and (reason := unsafe_dir_reason(folder)):
+            raise ServeError(f"data dir {reason}")
+    return path
 
 
 def is_loopback(host: str) -> bool:
@@ -395,13 +424,22 @@ def _log_to_stderr() -> None:
 
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
-    logger = logging.getLogger("unotable.serve")
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
+    # the shared tables' events and refusals (unotable.tables) go to the same log
+    for name in ("unotable.serve", "unotable.tables"):
+        logger = logging.getLogger(name)
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
 
 
 def _run_web(args: argparse.Namespace, data_dir: Path | None) -> int:
+    import socket
+
+    try:  # before the warning below: a name that is no address is one error line
+        socket.getaddrinfo(args.host or None, args.port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise ServeError(f"--host {args.host}: not an address to listen on ({reason})") from None
     if not is_loopback(args.host):
         _warn(
             f"--host {args.host}: the web table has no login; "
@@ -409,7 +447,7 @@ def _run_web(args: argparse.Namespace, data_dir: Path | None) -> int:
         )
     if args.port == 0:
         raise ServeError("--port 0 is not supported for web (the page needs its own address)")
-    from unotable.serve.web import serve_forever
+    from unotable.serve.web import WebLimits, serve_forever
 
     return serve_forever(
         args.host,
@@ -419,4 +457,5 @@ def _run_web(args: argparse.Namespace, data_dir: Path | None) -> int:
         args.shutdown_grace,
         shared_tables=not args.no_shared_tables,
         tables=table_settings(args),
+        limits=WebLimits(args.max_sessions, args.max_sessions_per_address, args.idle_timeout * 60),
     )

@@ -8,7 +8,9 @@ the key, and the user name only picks among that key's own folders. With a share
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import stat
 from pathlib import Path
 
 USERS_DIR_NAME = "users"
@@ -19,9 +21,29 @@ MAX_NAME = 32
 
 
 def default_data_dir() -> Path:
-    from platformdirs import user_data_dir as platform_data_dir
+    from unotable.store.paths import default_data_dir  # the one definition (UNOTABLE_DATA_DIR)
 
-    return Path(platform_data_dir("unotable", appauthor=False))
+    return default_data_dir()
+
+
+def unsafe_dir_reason(path: Path) -> str | None:
+    """Why ``path`` (a directory) is not safe to serve from, or None. Like OpenSSH's
+    StrictModes: another account that owns it, or may write in it, could move the server's
+    socket, saves or host key aside and put its own in their place."""
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        return f"{path} cannot be checked: {exc.strerror or exc}"
+    me = os.geteuid()
+    if info.st_uid != me:
+        return (
+            f"{path} belongs to another user (uid {info.st_uid}); "
+            f"run: chown {me} {path} && chmod 700 {path}, or give another --data-dir"
+        )
+    mode = stat.S_IMODE(info.st_mode)
+    if mode & 0o022:
+        return f"{path} can be written by others (mode {mode:04o}); run: chmod 700 {path}"
+    return None
 
 
 def safe_name(username: str) -> str:

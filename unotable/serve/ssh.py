@@ -145,6 +145,7 @@ class _Connection(asyncssh.SSHServer):
         self._ended_why: str | None = None  # a refusal already logged for this connection
         self._started = time.monotonic()
         self._sessionless: asyncio.TimerHandle | None = None
+        self._lost = False  # the client is gone: no timer may start after that
 
     # -- admission --------------------------------------------------------------------------
 
@@ -173,6 +174,7 @@ class _Connection(asyncssh.SSHServer):
             self.conn.abort()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._lost = True
         table = self._table
         table.gate.leave(self)
         if self._sessionless is not None:
@@ -317,7 +319,9 @@ class _Connection(asyncssh.SSHServer):
         if self._sessionless is not None:
             self._sessionless.cancel()
             self._sessionless = None
-        if timeout > 0 and self.sessions == 0 and self.conn is not None:
+        # a session that ends after its connection did must not start it (a false
+        # "no table opened" refusal 60 s after every normal disconnect)
+        if timeout > 0 and self.sessions == 0 and self.conn is not None and not self._lost:
             self._sessionless = asyncio.get_running_loop().call_later(timeout, self._no_table)
 
     def session_started(self) -> None:

@@ -19,13 +19,16 @@ import logging
 import os
 import signal
 import socket
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from unotable.serve import WILDCARD_HOSTS, is_loopback
+from unotable.serve import WILDCARD_HOSTS, ServeError, is_loopback
 from unotable.serve.child import SESSION_ENV, app_argv, child_env, clamp_size
+from unotable.serve.limits import QuietLog
 from unotable.serve.paths import web_data_dir
 from unotable.tables import IDENTITY_ENV, PLAYER_ENV, TABLES_ENV
 from unotable.tables.service import open_shared_tables
@@ -52,6 +55,21 @@ LOCAL_FONT_STYLE = """<style>
         font-style: italic;
       }
     </style>"""
+
+
+@dataclass(frozen=True)
+class WebLimits:
+    """Tabs with a table open, in all and from one address, and how long a table may go
+    without a key press (seconds, 0 never); the same refusals as ``serve ssh``."""
+
+    max_sessions: int = 8
+    max_per_address: int = 4
+    idle_timeout: float = 1800.0
+
+
+TABLE_FULL = "unotable: table full ({} players); try later."
+ADDRESS_FULL = "unotable: {} tables are open from your address; close one and try again."
+IDLE_GOODBYE = "unotable: disconnected, idle too long. Your match is saved."
 
 
 def public_url(host: str, port: int) -> str:
@@ -124,6 +142,7 @@ def make_server(
     argv: Callable[[Path], list[str]] = app_argv,
     shared_tables: bool = True,
     tables: dict[str, Any] | None = None,
+    limits: WebLimits | None = None,
 ) -> Any:
     import jinja2
     from aiohttp import web
@@ -131,6 +150,8 @@ def make_server(
     from textual_serve.server import Server
 
     tables_dir = web_data_dir(data_dir)
+    limits = limits or WebLimits()
+    quiet = QuietLog(log)  # a flood of refusals: one line a minute per kind
     # the shared tables, started with the server (or another server's on this data dir)
     shared: dict[str, Any] = {"service": None, "socket": None}
 
@@ -138,6 +159,11 @@ def make_server(
         """One tab's app: its own process group, allow-listed environment, clamped size."""
 
         session: str | None = None  # the tab's own name, if its page gave one
+        last_key = 0.0  # when the browser last sent a key (time.monotonic)
+
+        async def send_bytes(self, data: bytes) -> bool:
+            self.last_key = time.monotonic()
+            return bool(await super().send_bytes(data))
 
         def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
             env = child_env(None, {}, home=tables_dir)
@@ -208,11 +234,13 @@ def make_server(
             super().__init__(*args, **kwargs)
             self._tabs: set[asyncio.Task[Any]] = set()
             self._by_session: dict[str, asyncio.Task[Any]] = {}  # each tab's live table
+            self._address: dict[asyncio.Task[Any], str] = {}  # tabs with a table
             self.origins = allowed_origins(self.public_url)
 
         def initialize_logging(self) -> None:
             super().initialize_logging()
-            logging.getLogger("unotable.serve").setLevel(logging.INFO)
+            for name in ("unotable.serve", "unotable.tables"):
+                logging.getLogger(name).setLevel(logging.INFO)
 
         async def _make_app(self) -> web.Application:
             import aiohttp_jinja2
@@ -237,15 +265,57 @@ def make_server(
             tab = asyncio.current_task()
             assert tab is not None
             session = request.match_info.get("tab")
+            if (refusal := self._full(request.remote or "?", session)) is not None:
+                return await self._refuse(request, refusal)
             self._tabs.add(tab)
+            self._address[tab] = request.remote or "?"
             try:
                 if session is not None:
                     await self._take_over(session, tab)
                 return await self._serve_tab(request, session)
             finally:
                 self._tabs.discard(tab)
+                self._address.pop(tab, None)
                 if session is not None and self._by_session.get(session) is tab:
                     del self._by_session[session]
+
+        def _full(self, address: str, session: str | None) -> str | None:
+            """What to tell a tab that may not have a table now, or None. A reloaded tab's
+            old table (about to end) does not count against it."""
+            old = self._by_session.get(session) if session is not None else None
+            others = [a for t, a in self._address.items() if t is not old]
+            if len(others) >= limits.max_sessions:
+                why = f"table full ({len(others)} players)"
+                line = TABLE_FULL.format(len(others))
+            elif (mine := others.count(address)) >= limits.max_per_address:
+                why = f"too many tables from this address ({mine})"
+                line = ADDRESS_FULL.format(mine)
+            else:
+                return None
+            quiet.info(
+                ("refused", address, why),
+                "refused %s user=- method=websocket reason=%s",
+                address,
+                why,
+            )
+            return line
+
+        async def _refuse(self, request: web.Request, line: str) -> web.WebSocketResponse:
+            """Tell the browser's terminal why, in one line, and close."""
+            websocket = web.WebSocketResponse()
+            await websocket.prepare(request)
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await websocket.send_bytes(f"\r\n{line}\r\n".encode())
+            await websocket.close()
+            return websocket
+
+        async def _idle(self, table: Table) -> None:
+            """Returns once the tab's table has had no key for ``idle_timeout`` seconds."""
+            timeout = limits.idle_timeout
+            if timeout <= 0:
+                await asyncio.Event().wait()
+            while (left := table.last_key + timeout - time.monotonic()) > 0:
+                await asyncio.sleep(left)
 
         async def _take_over(self, session: str, tab: asyncio.Task[Any]) -> None:
             """A tab reconnected (a reload): end its old table first, so the match it was
@@ -277,8 +347,23 @@ def make_server(
                     debug=False,
                 )
                 table.session = session
+                table.last_key = time.monotonic()
                 await table.start(width, height)
-                await self._process_messages(websocket, table)
+                messages = asyncio.ensure_future(self._process_messages(websocket, table))
+                idle = asyncio.ensure_future(self._idle(table))
+                try:
+                    await asyncio.wait({messages, idle}, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    messages.cancel()
+                    idle.cancel()
+                if idle.done() and not idle.cancelled():
+                    log.info("web table of %s closed: idle too long", request.remote)
+                    await table.stop()
+                    with contextlib.suppress(ConnectionError, RuntimeError):
+                        await websocket.send_bytes(f"\r\n{IDLE_GOODBYE}\r\n".encode())
+                    await websocket.close()
+                elif messages.exception() is not None:
+                    raise messages.exception()  # type: ignore[misc]
             except asyncio.CancelledError:
                 await websocket.close()
             except Exception as error:
@@ -321,11 +406,23 @@ def serve_forever(
     shutdown_grace: float = 3.0,
     shared_tables: bool = True,
     tables: dict[str, Any] | None = None,
+    limits: WebLimits | None = None,
 ) -> int:
     """Serve until Ctrl+C (textual-serve handles SIGINT and SIGTERM)."""
     server = make_server(
-        host, port, data_dir, url, shutdown_grace, shared_tables=shared_tables, tables=tables
+        host,
+        port,
+        data_dir,
+        url,
+        shutdown_grace,
+        shared_tables=shared_tables,
+        tables=tables,
+        limits=limits,
     )
     print(f"unotable: web table at {server.public_url}  (Ctrl+C stops it)", flush=True)
-    server.serve()
+    try:
+        server.serve()
+    except OSError as exc:  # a port in use, an address that is not this machine's
+        reason = os.strerror(exc.errno) if exc.errno else str(exc)
+        raise ServeError(f"cannot listen on {host} port {port}: {reason}") from None
     return 0

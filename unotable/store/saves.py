@@ -113,7 +113,7 @@ def parse_json(text: str | bytes) -> dict[str, Any]:
 
 
 def record_from_dict(data: dict[str, Any]) -> MatchRecord:
-    from unotable.engine import GAME_IDS
+    from unotable.engine import game_ids
 
     if data.get("format") != SAVE_FORMAT:
         raise SaveError("it is not a unotable saved match (no format tag)")
@@ -126,7 +126,7 @@ def record_from_dict(data: dict[str, Any]) -> MatchRecord:
             f"this version reads up to {SAVE_FORMAT_VERSION})"
         )
     game = data.get("game")
-    if game not in GAME_IDS:
+    if game not in game_ids():
         raise SaveError(f"it names no known game (got {_short(game)})")
     options = data.get("options", {})
     if not isinstance(options, dict):
@@ -228,17 +228,20 @@ def new_match(record: MatchRecord) -> Match:
 
 def replay_action(match: Match, number: int, seat: int, text: str) -> None:
     """Apply action ``number`` (1-based) of a record; SaveError if it does not replay."""
+    from unotable.engine.replay import ReplayError, replay_actions
+
     try:
-        if match.hand_over:  # dealing is not an action: the record goes on in the next hand
-            match.next_hand()
-        match.apply(seat, text)
-    except Exception as exc:  # IllegalAction, NotationError, or an engine bug
-        raise SaveError(f"action {number} (seat {seat}: {text!r}) does not replay: {exc}") from exc
+        replay_actions(match, [(seat, text)], first=number)
+    except ReplayError as exc:
+        raise SaveError(str(exc)) from exc
 
 
 def rebuild_match(record: MatchRecord) -> Match:
     """Replay every action of ``record`` with the engine; SaveError if any does not replay."""
+    from unotable.engine.replay import ReplayError, replay_actions
+
     match = new_match(record)
-    for number, (seat, text) in enumerate(record.actions, 1):
-        replay_action(match, number, seat, text)
-    return match
+    try:
+        return replay_actions(match, record.actions)
+    except ReplayError as exc:
+        raise SaveError(str(exc)) from exc

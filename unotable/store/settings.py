@@ -7,6 +7,8 @@ is until the user changes a setting (``change_settings`` writes only on a real c
 from __future__ import annotations
 
 import json
+import os
+import shutil
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -70,6 +72,32 @@ def change_settings(settings: Settings, data_dir: Path, **changes: Any) -> Setti
     if updated != settings:
         save_settings(updated, data_dir)
     return updated
+
+
+def migrate_settings(old_folder: Path, new_folder: Path) -> Path | None:
+    """Move the settings file from ``old_folder`` (unotable 0.x kept it with the saves)
+    into ``new_folder``, once: never over a file already there. The new path if it moved.
+
+    An OSError leaves the old file where it was.
+    """
+    old, new = settings_path(old_folder), settings_path(new_folder)
+    if old.parent.resolve() == new.parent.resolve() or not old.is_file() or new.exists():
+        return None
+    new.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(old, new)  # refuses to replace a file that appeared meanwhile
+    except FileExistsError:
+        return None
+    except OSError:  # another filesystem, or no hard links there
+        if new.exists():
+            return None
+        try:
+            shutil.copy2(old, new)
+        except OSError:
+            new.unlink(missing_ok=True)  # no half copy that would block the next try
+            raise
+    old.unlink()
+    return new
 
 
 def _parse(raw: bytes) -> dict[str, Any] | None:

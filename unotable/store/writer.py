@@ -20,9 +20,12 @@ if TYPE_CHECKING:
     from unotable.engine import Match
 
 
+Record = MatchRecord | Callable[[], MatchRecord]  # a record, or one built in the thread
+
+
 @dataclass
 class _Job:
-    record: MatchRecord | None = None
+    record: Record | None = None
     summary: dict[str, Any] | None = None
     finished: Match | None = None  # the finished match, for the history's figures
     close: bool = False
@@ -41,11 +44,11 @@ class AutosaveWriter:
         self._busy = False
         self._thread: threading.Thread | None = None
 
-    def save(self, match_file: MatchFile, record: MatchRecord, summary: dict[str, Any]) -> None:
+    def save(self, match_file: MatchFile, record: Record, summary: dict[str, Any]) -> None:
         """Save ``record`` soon (the newest handed over wins)."""
         self._put(match_file, record=record, summary=summary)
 
-    def finish(self, match_file: MatchFile, record: MatchRecord, match: Match) -> None:
+    def finish(self, match_file: MatchFile, record: Record, match: Match) -> None:
         """Record the finished match in the history and drop its file."""
         self._put(match_file, record=record, finished=match)
 
@@ -89,10 +92,11 @@ class AutosaveWriter:
     def _do(self, match_file: MatchFile, job: _Job) -> None:
         try:
             if job.record is not None and not match_file.closed:
+                record = job.record if isinstance(job.record, MatchRecord) else job.record()
                 if job.finished is not None:
-                    match_file.finish(job.record, job.finished)
+                    match_file.finish(record, job.finished)
                 else:
-                    match_file.save(job.record, job.summary)
+                    match_file.save(record, job.summary)
                 self.on_saved(match_file)
         except (OSError, SaveError) as error:
             self.on_error(str(error))

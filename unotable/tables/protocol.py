@@ -18,6 +18,8 @@ MAX_SERVER_FRAME = 4 * 1024 * 1024
 CLIENT_TYPES = frozenset(
     {"list", "create", "join", "watch", "start", "intent", "show", "ready", "chat", "bye"}
 )
+# Nesting deeper than any real frame; deeper would also hit Python's recursion limit.
+MAX_DEPTH = 32
 MAX_CHAT = 120  # characters of a free chat line
 QUICK_PHRASES = ("Good game!", "Well played!", "Oops.", "Your turn!", "Thanks!", "One more?")
 
@@ -44,11 +46,33 @@ async def read_frame(reader: asyncio.StreamReader, limit: int) -> dict[str, Any]
         raise ProtocolError(f"a frame longer than {limit} bytes")
     try:
         message = json.loads(line)
+    except RecursionError:
+        raise ProtocolError(f"a frame nested deeper than {MAX_DEPTH} levels") from None
     except ValueError:
         raise ProtocolError("a frame that is not JSON") from None
+    # counting brackets is cheap; only a frame with many is walked
+    if line.count(b"[") + line.count(b"{") > MAX_DEPTH and nesting(message) > MAX_DEPTH:
+        raise ProtocolError(f"a frame nested deeper than {MAX_DEPTH} levels")
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         raise ProtocolError("a frame without a type")
     return message
+
+
+def nesting(value: Any) -> int:
+    """How deeply lists and maps nest in ``value`` (a scalar is 0), without recursion."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        elif not isinstance(item, list):
+            continue
+        deepest = max(deepest, depth)
+        if depth > MAX_DEPTH:
+            break  # deep enough to refuse; no need to walk the rest
+        stack.extend((child, depth + 1) for child in item)
+    return deepest
 
 
 def check_client_frame(message: dict[str, Any]) -> dict[str, Any]:

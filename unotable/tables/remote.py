@@ -1,9 +1,8 @@
-"""A seat at a shared table, as the table screen sees it.
+"""A seat at a shared table, as the table screen sees it: a ``Table``.
 
-``RemoteTable`` answers the part of the controller's interface the table screen uses, from
-the snapshots the table sends this seat; it drives nothing (the table's own controller,
-in the server, does) and turns the screen's intents into frames. It holds exactly what
-this seat was sent: its own cards, never another player's.
+``RemoteTable`` holds exactly what this seat was sent (its own cards, never another
+player's), tells its listeners of every frame as news, and turns the screen's commands
+into frames. It drives nothing: the table's own runner, in the server, does.
 """
 
 from __future__ import annotations
@@ -12,25 +11,36 @@ import asyncio
 import contextlib
 import dataclasses
 import time
-from collections.abc import Callable
 from typing import Any
 
-from unotable.controller.clock import RealClock
-from unotable.controller.pacing import Pace
-from unotable.controller.snapshot import Intent, Snapshot
-from unotable.engine import Action, Event, IllegalAction
+from unotable.controller.snapshot import (
+    Command,
+    Intent,
+    Leave,
+    News,
+    Ready,
+    Say,
+    SetSpeed,
+    SkipAhead,
+    Snapshot,
+    StartNow,
+    TakeBack,
+    TookKeyboard,
+)
+from unotable.controller.table import Listener
+from unotable.engine import Event
 
 from .client import TableClient, snapshot_of
 
-UpdateHandler = Callable[[str], None]  # "snapshot", "refused", "chat" or "closed"
+UNDO_REFUSED = "Undo is off at a shared table: the others have seen the move."
 
 
 class RemoteTable:
     shared = True
-    undo_allowed = False
 
     def __init__(self, client: TableClient, joined: dict[str, Any], first: dict[str, Any]):
-        """``joined`` and ``first``: the table's ``joined`` frame and its first snapshot."""
+        """``joined`` and ``first``: the table's ``joined`` frame and its first snapshot;
+        ``early``: frames that came between them (chat lines said before this seat sat)."""
         self.client = client
         self.table_id: str = joined["table"]
         self.seat: int | None = joined["seat"]
@@ -38,21 +48,38 @@ class RemoteTable:
         self.seats: tuple[int, ...] = tuple(
             joined.get("seats") or ([] if self.seat is None else [self.seat])
         )
+        self.rejoin_code: str | None = joined.get("code")
         self._shown: int | None = None  # a hand-over told to the table, until its answer
-        self.code: str | None = joined.get("code")
-        self.on_update: UpdateHandler = lambda kind: None
-        self.fast_forward = False
-        self.pace = Pace("normal")  # the screen reads it; the server sets the real pace
-        self.clock = RealClock()
+        self._listeners: list[Listener] = []
         self.presence: list[dict[str, Any]] = []
+        self._presence_at = time.monotonic()
         self.started = False
         self.chat: list[dict[str, Any]] = []
-        self.refusal: str | None = None
         self.closed_reason: str | None = None
         self._events: list[Event] = []
-        self._snap: Snapshot = self._take(first)
         self._pending: int | None = None  # the version an intent answered, until news
+        self._latest: Snapshot = self._take(first)
+        self._snapshot = self._shown_snapshot()
         self._tasks: set[asyncio.Task[Any]] = set()
+
+    @property
+    def game_id(self) -> str:
+        return self._latest.game
+
+    @property
+    def snapshot(self) -> Snapshot:
+        return self._snapshot
+
+    def listen(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def unlisten(self, listener: Listener) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def _tell(self, news: News) -> None:
+        for listener in list(self._listeners):
+            listener(news)
 
     # -- frames from the table ------------------------------------------------------------
 
@@ -65,41 +92,66 @@ class RemoteTable:
         self.started = bool(message.get("started"))
         return snap
 
+    def _shown_snapshot(self) -> Snapshot:
+        """The latest snapshot with this terminal's whole log. While an intent or a
+        hand-over is on its way, the seat is not asked again."""
+        snap = self._latest
+        waiting_human = snap.waiting_human and self._pending != snap.version and self.started
+        handover = snap.handover_to if snap.handover_to != self._shown else None
+        return dataclasses.replace(
+            snap,
+            events=tuple(self._events),
+            log_start=0,
+            log_length=len(self._events),
+            handover_to=handover,
+            waiting_human=waiting_human,
+            spectator=self.seat is None,
+            undo_refused=UNDO_REFUSED,
+        )
+
+    def _publish(self) -> None:
+        self._snapshot = self._shown_snapshot()
+        self._tell(News("snapshot", self._snapshot))
+
     def handle(self, message: dict[str, Any]) -> str | None:
-        """Take one frame in; what kind of news it was (None: nothing to show)."""
+        """Take one frame in and tell the listeners; what kind of news it was."""
         kind = message.get("type")
         if kind == "snapshot":
-            self._snap = self._take(message)
+            self._latest = self._take(message)
             self._pending = None
             self._shown = None
+            self._publish()
             return "snapshot"
         if kind == "refused":
-            self.refusal = str(message.get("reason", ""))
             self._pending = None
+            self._snapshot = self._shown_snapshot()
+            self._tell(News("refused", text=str(message.get("reason", ""))))
+            self._tell(News("snapshot", self._snapshot))
             return "refused"
         if kind == "chat":
             self.chat.append(message)
+            sender = message.get("from")
+            self._tell(News("chat", text=str(message.get("text", "")), sender=sender))
             return "chat"
         if kind == "closed":
             self.closed_reason = str(message.get("reason", "the table closed"))
+            self._tell(News("closed", text=self.closed_reason))
             return "closed"
         return None
 
     async def pump(self) -> None:
-        """Read the table's frames until it closes, telling ``on_update`` of each."""
+        """Read the table's frames until it closes."""
         try:
             while True:
                 message = await self.client.receive()
                 if message is None:
                     break
-                news = self.handle(message)
-                if news:
-                    self.on_update(news)
+                self.handle(message)
         except (ConnectionError, ValueError) as error:
             self.closed_reason = str(error) or "the connection to the table was lost"
         if self.closed_reason is None:
             self.closed_reason = "the table closed the connection"
-        self.on_update("closed")
+            self._tell(News("closed", text=self.closed_reason))
 
     def _send(self, message: dict[str, Any]) -> None:
         async def send() -> None:
@@ -115,111 +167,75 @@ class RemoteTable:
             await self.client.send({"type": "bye"})
         await self.client.close()
 
-    def say(self, text: str | None = None, quick: int | None = None) -> None:
-        self._send({"type": "chat", "text": text, "quick": quick})
+    # -- what the screen sends ------------------------------------------------------------
 
-    def start_now(self) -> None:
-        self._send({"type": "start"})
+    def send(self, command: Command) -> None:
+        if isinstance(command, Intent):
+            self._intent(command)
+        elif isinstance(command, Ready):
+            self._send({"type": "ready"})
+        elif isinstance(command, TookKeyboard):
+            self._took_keyboard(command)
+        elif isinstance(command, Say):
+            self._send({"type": "chat", "text": command.text, "quick": command.quick})
+        elif isinstance(command, StartNow):
+            self._send({"type": "start"})
+        elif isinstance(command, Leave):
+            task = asyncio.get_running_loop().create_task(self.leave())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        elif isinstance(command, TakeBack):
+            self._tell(News("refused", text=UNDO_REFUSED))
+        elif isinstance(command, SkipAhead | SetSpeed):
+            self._tell(News("refused", text="the table's own pace holds for everyone"))
 
-    # -- what the table screen asks -------------------------------------------------------
-
-    @property
-    def game_id(self) -> str:
-        return self._snap.game
-
-    @property
-    def version(self) -> int:
-        return self._snap.version
-
-    @property
-    def over(self) -> bool:
-        return self._snap.over
-
-    @property
-    def hand_over(self) -> bool:
-        return self._snap.hand_over
-
-    @property
-    def hand_results(self) -> list[Any]:
-        return list(self._snap.hand_results)
-
-    def name(self, seat: int | None) -> str:
-        return self._snap.name(seat)
-
-    def snapshot(self, viewer: int | None = None, since: int = 0) -> Snapshot:
-        """The latest snapshot for this terminal, with the log from ``since`` on. The table
-        says whose cards it shows (``viewer``): the player's own, or, with hot-seat seats,
-        the one who took the keyboard. While an intent or a hand-over is on its way the
-        seat is not asked again."""
-        snap = self._snap
-        waiting_human = snap.waiting_human and self._pending != snap.version
-        if not self.started:
-            waiting_human = False
-        handover = snap.handover_to if snap.handover_to != self._shown else None
-        return dataclasses.replace(
-            snap,
-            events=tuple(self._events[since:]),
-            log_start=since,
-            log_length=len(self._events),
-            handover_to=handover,
-            waiting_human=waiting_human,
-        )
-
-    def screen_seat(self) -> int | None:
-        return self._snap.viewer
-
-    def legal(self, seat: int) -> list[Action]:
-        return list(self._snap.actions) if seat == self._snap.viewer else []
-
-    def submit(self, intent: Intent | tuple[int, Action | str]) -> list[Event]:
+    def _intent(self, intent: Intent) -> None:
         """Send this seat's choice; one that the snapshot does not allow is refused here."""
-        if isinstance(intent, tuple):
-            intent = Intent(intent[0], str(intent[1]))
-        if intent.seat not in self.seats or intent.seat != self._snap.viewer:
-            raise IllegalAction("you may act only for your own seat")
-        if not self.started:
-            raise IllegalAction("the match has not begun: waiting for players to sit down")
-        allowed = {str(a) for a in self._snap.actions}
-        if intent.action not in allowed:
-            raise IllegalAction(f"{intent.action} is not allowed now")
-        self._pending = self._snap.version
-        self.refusal = None
+        snap = self._latest
+        reason = None
+        if intent.seat not in self.seats or intent.seat != snap.viewer:
+            reason = "you may act only for your own seat"
+        elif not self.started:
+            reason = "the match has not begun: waiting for players to sit down"
+        elif intent.action not in {str(a) for a in snap.actions}:
+            reason = f"{intent.action} is not allowed now"
+        if reason is not None:
+            self._tell(News("refused", text=reason))
+            return
+        self._pending = snap.version
         self._send(
             {
                 "type": "intent",
                 "action": intent.action,
-                "version": self._snap.version,
+                "version": snap.version,
                 "seat": intent.seat,
             }
         )
-        return []
+        self._publish()
 
-    def next_hand(self) -> list[Event]:
-        self._send({"type": "ready"})
-        return []
-
-    def next_due(self) -> float | None:
-        return None  # the table's computers move in the server, not here
-
-    def due_ask(self) -> None:
-        return None
-
-    def show_to(self, seat: int) -> None:
+    def _took_keyboard(self, command: TookKeyboard) -> None:
         """A hot-seat player took the keyboard: the table may send their cards now."""
-        if seat in self.seats and len(self.seats) > 1:
-            self._shown = seat
-            self._send({"type": "show", "seat": seat})
+        snap = self._latest
+        if command.catch and snap.exposed is not None and command.seat in snap.catchers:
+            self._send(
+                {
+                    "type": "intent",
+                    "action": f"catch:{snap.exposed}",
+                    "version": snap.version,
+                    "seat": command.seat,
+                }
+            )
+        if command.seat in self.seats and len(self.seats) > 1:
+            self._shown = command.seat
+            self._send({"type": "show", "seat": command.seat})
+            self._publish()
 
-    def undo_refused(self) -> str | None:
-        return "Undo is off at a shared table: the others have seen the move."
-
-    def undo(self) -> Any:
-        raise IllegalAction(self.undo_refused() or "")
+    # -- words for the screen -------------------------------------------------------------
 
     def seat_labels(self) -> list[str]:
         """The seats' kind column at a shared table: who is here, away or still to come."""
         labels = []
-        for info, state in zip(self._snap.seats, self.presence, strict=False):
+        for info, state in zip(self._latest.seats, self.presence, strict=False):
             if state.get("stand_in"):
                 labels.append("Comp.")
             elif info.kind != "human":
@@ -230,11 +246,11 @@ class RemoteTable:
                 labels.append("Away")
             else:
                 labels.append("Human")
-        return labels
+        return labels or [s.label for s in self._latest.seats]
 
     def waiting_words(self, seat: int) -> str:
         """What the others are told while a player's decision is awaited."""
-        name = self.name(seat)
+        name = self._latest.name(seat)
         if not self.started:
             return "Waiting for players to sit down."
         state = self.presence[seat] if seat < len(self.presence) else {}

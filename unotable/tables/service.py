@@ -24,7 +24,8 @@ from typing import Any
 
 from unotable.controller import Controller
 from unotable.controller.seats import SEAT_KINDS, Seat
-from unotable.engine import GAME_IDS, EngineError, get_game
+from unotable.engine import EngineError, game_ids, get_game
+from unotable.serve.limits import QuietLog
 from unotable.store.files import atomic_write
 from unotable.store.matches import MatchFile, MatchGone, MatchInUse, summary_of
 from unotable.store.saves import SaveError
@@ -73,6 +74,8 @@ class TableService:
         self.connections: set[Connection] = set()
         self._server: asyncio.AbstractServer | None = None
         self._tidy_task: asyncio.Task[None] | None = None
+        # refusals and wrong rejoin codes: one line a minute per kind, repeats counted
+        self.quiet = QuietLog(log, clock=clock)
 
     @property
     def socket_path(self) -> Path:
@@ -129,11 +132,10 @@ class TableService:
             except MatchInUse:
                 log.info("table %s is open in another server", table_id)
                 continue
-            now = self.clock()
-            for state in seats:
-                if state.human and state.holder is not None:
-                    state.away_since = now  # everyone must sit down again
             table = self._make_table(table_id, controller, seats, match_file, meta["started"])
+            for seat, state in enumerate(seats):
+                if state.human and state.holder is not None:
+                    controller.set_present(seat, False)  # everyone must sit down again
             table.system("The server restarted: the table is back at its last action.")
             log.info("table %s reopened at action %d", table_id, controller.version)
 
@@ -210,7 +212,7 @@ class TableService:
         if len(self.tables) >= self.max_tables:
             raise ValueError(f"this server runs at most {self.max_tables} tables; try later")
         game = message.get("game")
-        if game not in GAME_IDS:
+        if game not in game_ids():
             raise ValueError("no such game")
         spec = get_game(game)
         raw_seats = message.get("seats")
@@ -274,6 +276,8 @@ class TableService:
         name = clean_text(message.get("name"), MAX_NAME) or None
         if seat is None:
             seat = self._own_seat(table, identity, code)
+            if seat is None and isinstance(code, str) and code:
+                self._log_wrong_code(table, message)
             if seat is None:
                 free = table.free_seats()
                 if not free:
@@ -291,6 +295,8 @@ class TableService:
                 isinstance(code, str) and secrets.compare_digest(code, state.code)
             )
             if not mine:
+                if isinstance(code, str) and code:
+                    self._log_wrong_code(table, message)
                 raise ValueError("that seat is taken")
         elif not state.open:
             raise ValueError("that seat is not open")
@@ -357,6 +363,7 @@ class TableService:
                     found.watch(conn)
             except (ValueError, TypeError, EngineError) as error:
                 conn.send({"type": "refused", "reason": str(error)})
+                self._log_refusal(kind, message, str(error))
         elif table is None:
             conn.send({"type": "refused", "reason": "join a table first"})
         elif kind == "intent":
@@ -375,6 +382,28 @@ class TableService:
                 conn.send({"type": "refused", "reason": problem})
         elif kind == "bye":
             table.leave(conn)
+
+    def _log_wrong_code(self, table: Table, message: dict[str, Any]) -> None:
+        """A rejoin code that matched no seat: a typo, or someone guessing."""
+        who = _identity(message) or clean_text(message.get("name"), MAX_NAME) or "-"
+        self.quiet.info(
+            ("code", table.table_id),
+            "tables: wrong rejoin code at table %s from %r",
+            table.table_id,
+            who[:80],
+        )
+
+    def _log_refusal(self, kind: str, message: dict[str, Any], reason: str) -> None:
+        table = clean_text(str(message.get("table", "-")), 16) or "-"
+        who = _identity(message) or clean_text(message.get("name"), MAX_NAME) or "-"
+        self.quiet.info(
+            ("refused", kind, table, reason),
+            "tables: refused %s table=%s from %r: %s",
+            kind,
+            table,
+            who[:80],
+            reason,
+        )
 
 
 def _identity(message: dict[str, Any]) -> str | None:

@@ -1,6 +1,7 @@
-"""One shared table: one controller, driven once, for every player connected to it.
+"""One shared table: one controller, driven by one ``Runner``, for every player at it.
 
-The table owns the match. It asks computers (and stand-ins for players who are away),
+The table owns the match and its connections. Its runner (the same loop as in the app)
+asks the computers, deals and puts stand-ins in for players who are away; the table
 applies the intents players send, saves after every action before anyone is shown it,
 and sends each connection a snapshot built for that connection's seat only: a player's
 process never receives another player's cards. Spectators get the public view.
@@ -8,7 +9,7 @@ process never receives another player's cards. Spectators get the public view.
 A seat is ``human`` (a remote player's; ``open`` means anyone may take it; ``local``
 means it is played hot-seat at the creator's terminal) or a computer level. A human seat
 whose player is away waits ``grace`` seconds, shown to the others; after that a Normal
-computer plays it, announced, until the player comes back.
+computer plays it, announced, until the player comes back (the controller's presence).
 """
 
 from __future__ import annotations
@@ -24,13 +25,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from unotable.controller import Controller, Intent
+from unotable.controller.runner import Runner
 from unotable.controller.wire import encode
 from unotable.engine import EngineError
 from unotable.store.matches import MatchFile, summary_of
 
 from .protocol import QUICK_PHRASES, clean_text, frame
 
-STAND_IN_LEVEL = "normal"
 LOCAL_HOLDER = "local"  # who holds a hot-seat seat: whoever holds seat 0
 HAND_OVER_WAIT = 30.0  # seconds the finished hand stays up unless everyone is ready sooner
 CHAT_KEPT = 30  # lines a newcomer is shown
@@ -45,8 +46,6 @@ class SeatState:
     local: bool = False  # played hot-seat at the terminal of seat 0
     holder: str | None = None  # who sits there: an identity, or None while free
     code: str = field(default_factory=lambda: secrets.token_hex(3))  # the rejoin code
-    away_since: float | None = None  # the holder's connection dropped then
-    stand_in: Any = None  # the computer playing while the holder is away
 
     @property
     def human(self) -> bool:
@@ -118,15 +117,15 @@ class Table:
         self.started = started
         self.on_change = on_change  # the service rewrites the table's listing
         self.clock = clock
-        self.hand_over_wait = hand_over_wait
         self.connections: set[Connection] = set()
-        self.ready: set[int] = set()
         self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
         self.closed = False
         self.finished = controller.over
         self.last_activity = clock()
-        self._hand_over_since: float | None = None
-        self._wake = asyncio.Event()
+        # the controller knows who is away, for how long, and when the next hand is dealt
+        controller.grace = grace
+        controller.hand_over_wait = hand_over_wait
+        self.runner = Runner(controller, on_change=self._after_action, on_notice=self.system)
         self._save_lock = asyncio.Lock()
         self._applied_at = time.monotonic()  # when the latest action was applied
         self._task: asyncio.Task[None] | None = None
@@ -183,16 +182,15 @@ class Table:
                 state.name = name
                 self.controller.seats[seat] = type(self.controller.seats[seat])(name, "human")
             self.system(f"{state.name} sits down.")
-        elif state.stand_in is not None:
+        elif self.controller.standing_in(seat):
             self.system(f"{state.name} is back; the computer stands up.")
         for held in [seat, *(self.local_seats() if seat == 0 else [])]:
-            self.seats[held].away_since = None
-            self.seats[held].stand_in = None
-            self.controller.fallbacks.pop(held, None)
+            self.controller.set_present(held, True)
         self._attach(conn, seat)
         if not self.started and all(s.holder is not None for s in self.seats if s.human):
             self.started = True
             self.system("Everyone is seated: the match begins.")
+            self.run()
         self.changed()
 
     def watch(self, conn: Connection) -> None:
@@ -230,7 +228,7 @@ class Table:
         conn.table = None
         for seat in conn.seats:
             if not self._present(seat) and not self.controller.over:
-                self.seats[seat].away_since = self.clock()
+                self.controller.set_present(seat, False)
                 if not quiet:
                     self.system(f"{self.seats[seat].name} left; their seat waits for them.")
         self.changed()
@@ -243,8 +241,9 @@ class Table:
             return "only the table's creator may start it"
         self.started = True
         for seat in self.free_seats():
-            self.seats[seat].away_since = self.clock() - self.grace  # a computer, at once
+            self.controller.stand_in(seat)  # a computer, at once, until someone sits
         self.system("The match begins; computers play the empty seats until someone sits.")
+        self.run()
         self.changed()
         return None
 
@@ -275,8 +274,8 @@ class Table:
 
     def mark_ready(self, conn: Connection) -> None:
         if conn.seats and self.controller.hand_over:
-            self.ready.update(conn.seats)
-            self._wake.set()
+            self.controller.ready(conn.seats)
+            self.changed()
 
     def show(self, conn: Connection, seat: Any) -> None:
         """Hot-seat: the player at ``seat`` has taken this terminal's keyboard, so its
@@ -307,16 +306,17 @@ class Table:
         for conn in list(self.connections):
             conn.send(message)
 
-    # -- the driver -----------------------------------------------------------------------
+    # -- the driver: the runner ----------------------------------------------------------
 
-    def run(self) -> asyncio.Task[None]:
-        if self._task is None:
-            self._task = asyncio.create_task(self._drive(), name=f"table {self.table_id}")
+    def run(self) -> asyncio.Task[None] | None:
+        """Start the table's runner, once the match has begun."""
+        if self._task is None and self.started and not self.closed:
+            self._task = asyncio.create_task(self.runner.drive(), name=f"table {self.table_id}")
         return self._task
 
     async def close(self) -> None:
         self.closed = True
-        self._wake.set()
+        self.runner.stop()
         if self._task is not None:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
@@ -325,89 +325,9 @@ class Table:
         self.match_file.close()
 
     def changed(self) -> None:
-        self._wake.set()
+        self.runner.wake()
         self.broadcast()
         self.on_change(self)
-
-    async def _drive(self) -> None:
-        c = self.controller
-        while not self.closed:
-            self._wake.clear()
-            self._stand_ins()
-            acted = False
-            if self.started and not c.over:
-                acted = await self._one_step()
-            if acted:
-                await self._after_action()
-                continue
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self._next_wakeup())
-
-    async def _one_step(self) -> bool:
-        c = self.controller
-        now = self.clock()
-        if c.hand_over:
-            if self._hand_over_since is None:
-                self._hand_over_since = now
-            humans = {i for i, s in enumerate(self.seats) if s.human and self._present(i)}
-            if humans <= self.ready or now >= self._hand_over_since + self.hand_over_wait:
-                self.ready.clear()
-                self._hand_over_since = None
-                c.next_hand()
-                return True
-            return False
-        turn = c.turn()
-        if turn.human and turn.seat is not None:
-            state = self.seats[turn.seat]
-            if state.stand_in is not None:
-                view = c.view(turn.seat)
-                action = await asyncio.to_thread(state.stand_in.choose, view)
-                if c.turn() == turn and action in c.legal(turn.seat):
-                    c.submit(Intent(turn.seat, str(action)))
-                    return True
-                return False
-        ask = c.due_ask()
-        if ask is None:
-            return False
-        if ask.kind == "react":
-            c.perform(ask)
-            return True
-        request = c.request_for(ask)
-        action = await asyncio.to_thread(c.think, request)
-        return bool(c.deliver(request, action))
-
-    def _stand_ins(self) -> None:
-        """Seats whose player has been away longer than the grace get a computer."""
-        now = self.clock()
-        for seat, state in enumerate(self.seats):
-            if state.away_since is None or state.stand_in is not None:
-                continue
-            if now - state.away_since >= self.grace and self.started:
-                from unotable.ai import make_player
-
-                state.stand_in = make_player(
-                    STAND_IN_LEVEL, self.controller.spec.id, secrets.randbits(63)
-                )
-                self.controller.fallbacks[seat] = STAND_IN_LEVEL
-                self.system(f"A Normal computer plays for {state.name} until they return.")
-                self.changed()
-
-    def _next_wakeup(self) -> float | None:
-        """Seconds until something is due: a computer's move, a grace running out, the
-        finished hand's wait."""
-        now = self.clock()
-        moments = []
-        due = self.controller.next_due()
-        if due is not None:
-            moments.append(due - self.controller.clock.now() + now)
-        for state in self.seats:
-            if state.away_since is not None and state.stand_in is None:
-                moments.append(state.away_since + self.grace)
-        if self._hand_over_since is not None:
-            moments.append(self._hand_over_since + self.hand_over_wait)
-        if self.controller.hand_over and self._hand_over_since is None:
-            moments.append(now)
-        return max(0.0, min(moments) - now) if moments else None
 
     async def _after_action(self) -> None:
         """Save, then show: nobody ever sees an action that is not on disk."""
@@ -442,15 +362,14 @@ class Table:
                 else:
                     handover = turn.seat
         # the table's controller knows nothing of terminals: hand-overs are decided here
-        return dataclasses.replace(c.snapshot(viewer, since=conn.log_sent), handover_to=handover)
+        snap = c.snapshot(viewer, since=conn.log_sent, spectator=conn.seat is None)
+        return dataclasses.replace(snap, handover_to=handover)
 
     def presence(self) -> list[dict[str, Any]]:
-        now = self.clock()
+        c = self.controller
         result = []
         for i, s in enumerate(self.seats):
-            away = None
-            if s.away_since is not None and s.stand_in is None:
-                away = max(0.0, round(s.away_since + self.grace - now, 1))
+            away = c.away(i)
             result.append(
                 {
                     "name": s.name,
@@ -458,15 +377,16 @@ class Table:
                     "open": s.open,
                     "taken": s.holder is not None,
                     "present": self._present(i),
-                    "back_within": away,
-                    "stand_in": s.stand_in is not None,
+                    "back_within": None if away is None else round(away, 1),
+                    "stand_in": c.standing_in(i),
                 }
             )
         return result
 
     def broadcast(self) -> None:
         c = self.controller
-        position = (c.version, len(c.match.log), c.match.hand_number, c.hand_over, c.over)
+        ready = c.not_ready() if c.hand_over else ()
+        position = (c.version, len(c.match.log), c.match.hand_number, c.hand_over, c.over, ready)
         presence = self.presence()
         for conn in list(self.connections):
             if conn.closed or (conn.version_sent == position and conn.presence_sent == presence):

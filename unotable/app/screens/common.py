@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -58,11 +59,12 @@ class ChoiceScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.title_text, classes="dialog-title")
+            # Text, not markup strings: titles and choices may name players or files
+            yield Label(Text(self.title_text), classes="dialog-title")
             if self.explanation:
-                yield Static(self.explanation, classes="dialog-text")
+                yield Static(Text(self.explanation), classes="dialog-text")
             options = [
-                Option(f"{i}  {label}" if i <= 9 else label, id=key)
+                Option(Text(f"{i}  {label}" if i <= 9 else label), id=key)
                 for i, (key, label) in enumerate(self.choices, start=1)
             ]
             yield OptionList(*options, id="choices")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -29,15 +30,18 @@ class HandOverScreen(Screen[str]):
     def compose(self) -> ComposeResult:
         yield TooSmall()
         with Vertical(id="handover-box"):
-            yield Static(f"Pass to {self.player}", id="handover-name")
+            # Text: a player's name is never markup
+            yield Static(Text(f"Pass to {self.player}"), id="handover-name")
             yield Static(
-                f"{self.player}, press Enter when only you can see the screen.",
+                Text(f"{self.player}, press Enter when only you can see the screen."),
                 id="handover-text",
             )
             if self.exposed:
                 yield Static(
-                    f"{self.exposed} has one card and did not call UNO.\n"
-                    "Press C to catch them before you look at your cards.",
+                    Text(
+                        f"{self.exposed} has one card and did not call UNO.\n"
+                        "Press C to catch them before you look at your cards."
+                    ),
                     id="handover-catch",
                 )
         yield Footer()

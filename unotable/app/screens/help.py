@@ -14,11 +14,39 @@ from textual.widgets import MarkdownViewer as _Viewer
 
 from .common import TooSmall
 
-HELP_GAMES = ("uno", "uno-minecraft", "uno-hearts", "wild-twist-hearts")
+DEFAULT_GAME = "uno"
 
 
 def help_text(name: str) -> str:
     return files("unotable.app").joinpath("help", f"{name}.md").read_text(encoding="utf-8")
+
+
+def help_games() -> tuple[str, ...]:
+    """The games of the engine's registry with a rules page or a presentation, in order."""
+    from unotable.engine import game_ids
+
+    from ..games import game_titles
+
+    pages = files("unotable.app").joinpath("help")
+    titled = game_titles()
+    return tuple(g for g in game_ids() if pages.joinpath(f"{g}.md").is_file() or g in titled)
+
+
+def rules_text(game: str) -> str:
+    """The game's rules page; a game registered without one gets a page from its spec."""
+    if files("unotable.app").joinpath("help", f"{game}.md").is_file():
+        return help_text(game)
+    from unotable.engine import get_game
+
+    from ..games import game_title
+
+    spec = get_game(game)
+    lines = [f"# {game_title(game)}", "", spec.description, ""]
+    lines.append(f"For {spec.min_players} to {spec.max_players} players.")
+    if spec.options:
+        lines += ["", "## Table options", ""]
+        lines += [f"- **{o.label}**: {o.help}" for o in spec.options]
+    return "\n".join(lines) + "\n"
 
 
 class RulesScreen(Screen[None]):
@@ -31,22 +59,23 @@ class RulesScreen(Screen[None]):
 
     def __init__(self, game: str) -> None:
         super().__init__(classes="rules")
-        self.game = game if game in HELP_GAMES else "uno"
+        self.game = game if game in help_games() else DEFAULT_GAME
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
         with Vertical(id="rules-box"):
-            yield _Viewer(help_text(self.game), show_table_of_contents=False, id="rules-text")
+            yield _Viewer(rules_text(self.game), show_table_of_contents=False, id="rules-text")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#rules-text").focus()
 
     def action_next_game(self) -> None:
-        index = (HELP_GAMES.index(self.game) + 1) % len(HELP_GAMES)
-        self.game = HELP_GAMES[index]
+        games = help_games()
+        index = (games.index(self.game) + 1) % len(games)
+        self.game = games[index]
         viewer = self.query_one(_Viewer)
-        viewer.document.update(help_text(self.game))
+        viewer.document.update(rules_text(self.game))
         viewer.scroll_home(animate=False)
 
     def action_close(self) -> None:

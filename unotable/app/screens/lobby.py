@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -20,9 +21,9 @@ if TYPE_CHECKING:
     from unotable.controller.seats import Seat
     from unotable.engine import GameSpec
 
-# The first frame shows these before the engine, the controller and the settings are
-# imported (they load in the fill, each game's engine when it is picked); a test checks
-# them against the engine's GAME_IDS and names.
+# The first frame shows the built-in games before the engine, the controller and the
+# settings are imported (a test checks these against the engine's names); the fill then
+# lists every game of the registry by its presentation's title (``game_titles()``).
 GAME_TITLES = {
     "uno": "UNO",
     "uno-minecraft": "UNO Minecraft",
@@ -160,6 +161,7 @@ class LobbyScreen(Screen[None]):
         from unotable.controller.seats import DEFAULT_NAMES, HUMAN
 
         app: Any = self.app
+        self._list_games()
         self.seat_names = list(DEFAULT_NAMES[:MAX_SEATS])
         self.seat_kinds = [HUMAN] + ["normal"] * (MAX_SEATS - 1)
         self._restore(app.prefs.last_setup)
@@ -189,6 +191,20 @@ class LobbyScreen(Screen[None]):
             self.notify(notice, severity="warning", timeout=10)
             self._message(notice, error=True)
         app.notices.clear()
+
+    def _list_games(self) -> None:
+        """Every game with a presentation, registered ones too, replaces the first frame's."""
+        from ..games import game_titles
+
+        titles = game_titles()
+        if list(titles.items()) == [(g, GAME_TITLES.get(g)) for g in self.game_ids]:
+            return
+        self.game_ids = list(titles)
+        games = self.query_one("#games", OptionList)
+        games.clear_options()
+        games.add_options([Option(title, id=gid) for gid, title in titles.items()])
+        if self.game_id not in titles:
+            self.game_id = DEFAULT_GAME
 
     def on_screen_resume(self) -> None:
         if not self.filled:
@@ -394,7 +410,7 @@ class LobbyScreen(Screen[None]):
 
     def _message(self, text: str, error: bool = False) -> None:
         message = self.query_one("#lobby-message", Static)
-        message.update(text)
+        message.update(Text(text))  # may name a saved match's players or a file
         message.set_class(error, "error")
 
     @on(Button.Pressed, "#start")

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from textual.screen import Screen
+
 from unotable.controller import Snapshot
 from unotable.engine import Action, get_game
 
@@ -15,7 +17,7 @@ from ..games import Ask, GamePresentation
 from ..words import Seats
 from .common import ChoiceScreen
 
-Answer = Callable[[Action | None], None]
+Chosen = Callable[[Any], Action | None]  # a dialog's answer, as the action it means
 
 
 def status_for(snap: Snapshot, game: GamePresentation, uno_marked: bool) -> str:
@@ -28,8 +30,8 @@ def attempt(game: GamePresentation, card: Any) -> Action:
     return Action("play", card=card, choice=game.attempt_choice(card))
 
 
-def ask(screen: Any, seat: int, legal: list[Action], answer: Answer) -> None:
-    """Push the dialog for a choice that is not a card from the hand."""
+def dialog(screen: Any, seat: int, legal: list[Action]) -> tuple[Screen[Any], Chosen]:
+    """The dialog for a choice that is not a card from the hand, and what its answer means."""
     snap: Snapshot = screen.snap
     game: GamePresentation = screen.card_style
     names = [s.name for s in snap.seats]
@@ -40,21 +42,17 @@ def ask(screen: Any, seat: int, legal: list[Action], answer: Answer) -> None:
         from .passing import PassCardsScreen
 
         to = names[(seat + 1) % len(names)]
-        screen.app.push_screen(PassCardsScreen(list(view.hand), legal, to, game), answer)
-        return
-    # only the Hearts games' matches have a moon's worth, and only they offer "moon"
-    match_class: Any = get_game(snap.game).match_class
-    moon_points = match_class.moon_points if any(a.kind == "moon" for a in legal) else 0
-    dialog = game.dialog(Ask(view, legal, Seats(names), seat, screen.uno_marked, moon_points))
-    if dialog is None:
+        return PassCardsScreen(list(view.hand), legal, to, game), lambda action: action
+    moon = any(a.kind == "moon" for a in legal)
+    moon_points = (get_game(snap.game).facts.moon_points or 0) if moon else 0
+    asked = game.dialog(Ask(view, legal, Seats(names), seat, screen.uno_marked, moon_points))
+    if asked is None:
         raise ValueError(f"{game.title} has no dialog for {sorted({a.kind for a in legal})}")
     by_key = {str(a): a for a in legal}
-    screen.app.push_screen(
-        ChoiceScreen(
-            dialog.title, dialog.options, explanation=dialog.explanation, cancellable=False
-        ),
-        lambda key: answer(_chosen(by_key, key, snap.game)),
+    choice = ChoiceScreen(
+        asked.title, asked.options, explanation=asked.explanation, cancellable=False
     )
+    return choice, lambda key: _chosen(by_key, key, snap.game)
 
 
 def _chosen(by_key: dict[str, Action], key: str | None, game_id: str) -> Action | None:
@@ -65,13 +63,11 @@ def _chosen(by_key: dict[str, Action], key: str | None, game_id: str) -> Action 
     return get_game(game_id).parse_action(key)
 
 
-def ask_declaration(
-    screen: Any, card: Any, plays: list[Action], answer: Answer, game: GamePresentation
-) -> None:
+def declaration(
+    screen: Any, card: Any, plays: list[Action], game: GamePresentation
+) -> tuple[Screen[Any], Chosen]:
     """Ask which colour, suit, or HIGHEST/LOWEST a wild is played as."""
-    dialog = game.declaration(card, plays, screen.snap.view)
+    asked = game.declaration(card, plays, screen.snap.view)
     by_key = {str(a): a for a in plays}
-    screen.app.push_screen(
-        ChoiceScreen(dialog.title, dialog.options, explanation=dialog.explanation),
-        lambda key: answer(by_key.get(key) if key else None),
-    )
+    choice = ChoiceScreen(asked.title, asked.options, explanation=asked.explanation)
+    return choice, lambda key: by_key.get(key) if key else None

@@ -14,8 +14,8 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from ..games import game_titles
 from .common import ConfirmScreen, TooSmall
-from .lobby import GAME_TITLES
 
 
 def last_played(timestamp: float) -> str:
@@ -56,11 +56,12 @@ class SavedMatchesScreen(Screen[str | None]):
         matches = saved.matches if saved is not None else []
         table = self.query_one("#saved-list", DataTable)
         table.clear()
+        titles = game_titles()
         for m in matches:
             totals = "–" if m.totals is None else " ".join(str(t) for t in m.totals)
             table.add_row(
-                GAME_TITLES.get(m.game, m.game),
-                ", ".join(m.players),
+                Text(titles.get(m.game, m.game)),  # Text: names are never markup
+                Text(", ".join(m.players)),
                 "–" if m.hand is None else str(m.hand),
                 totals,
                 last_played(m.last_played),

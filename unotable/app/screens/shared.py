@@ -9,10 +9,12 @@ from __future__ import annotations
 import contextlib
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
@@ -79,7 +81,9 @@ class SharedTablesScreen(Screen[None]):
             self.run_worker(self.refresh_list(), exclusive=True, group="list")
 
     def _say(self, text: str) -> None:
-        self.query_one("#shared-message", Static).update(text)
+        # Text, not a markup string: it may carry a server's reason or a table's names
+        with contextlib.suppress(NoMatches):  # the screen may be closing (Esc mid-join)
+            self.query_one("#shared-message", Static).update(Text(text))
 
     async def refresh_list(self) -> None:
         try:
@@ -99,17 +103,17 @@ class SharedTablesScreen(Screen[None]):
         if answer["tables"] == self.tables and self.query_one(OptionList).option_count:
             return  # nothing changed: keep the list (and the highlight) as it is
         self.tables = answer["tables"]
-        from .lobby import GAME_TITLES
+        from ..games import game_titles
 
         listing = self.query_one(OptionList)
         highlighted = listing.highlighted
         listing.clear_options()
         if not self.tables:
             empty = "No shared table yet: N creates one from your setup in the lobby."
-            listing.add_option(Option(empty, disabled=True))
+            listing.add_option(Option(Text(empty), disabled=True))
             return
         listing.add_options(
-            [Option(table_line(t, dict(GAME_TITLES)), id=t["table"]) for t in self.tables]
+            [Option(Text(table_line(t, game_titles())), id=t["table"]) for t in self.tables]
         )
         listing.highlighted = min(highlighted or 0, len(self.tables) - 1)
 
@@ -242,9 +246,9 @@ class SeatPlanScreen(ModalScreen[list[int] | None]):
         self.seats = seats
         self.here: set[int] = set()
 
-    def _prompt(self, seat: int, name: str) -> str:
+    def _prompt(self, seat: int, name: str) -> Text:
         where = "here, at this keyboard" if seat in self.here else "open for a friend"
-        return f"{seat + 1}  {name}: {where}"
+        return Text(f"{seat + 1}  {name}: {where}")  # the name as typed, never markup
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):

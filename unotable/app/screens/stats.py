@@ -11,7 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from unotable.engine import GAME_IDS
+from unotable.engine import game_ids
 from unotable.store.history import HistoryEntry, finished_matches, stats_from_entries
 
 RECENT = 20
@@ -106,7 +106,7 @@ class StatsScreen(Screen[None]):
             )
             matches.add_row(
                 entry.finished_at.replace("T", " ").removesuffix("+00:00"),
-                entry.game,
+                Text(entry.game),
                 Text(seats),
                 Text(" & ".join(entry.winner_names) or "-"),
             )
@@ -121,7 +121,7 @@ class StatsScreen(Screen[None]):
         )
 
     def action_next_game(self) -> None:
-        choices: list[str | None] = [None, *GAME_IDS]
+        choices: list[str | None] = [None, *game_ids()]
         self.game = choices[(choices.index(self.game) + 1) % len(choices)]
         self.refresh_tables()
 

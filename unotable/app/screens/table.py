@@ -1,13 +1,15 @@
 """The table: seats, the pile or trick, the hand of the human to act, status and log.
 
-The screen applies no rule and drives nothing: it draws the controller's snapshot for
-whoever may look at the screen now, sends the humans' choices back as intents, and runs
-each computer's thinking in a worker thread when the controller says it is due.
+The screen applies no rule, drives nothing and keeps no match state: it holds the newest
+snapshot its table sent (``snapshot``, a reactive) and draws everything from it, the
+dialogs included, so nothing on screen outlives the state that produced it. A player's
+choices go back to the table as intents.
 """
 
 from __future__ import annotations
 
-from functools import partial
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -15,13 +17,24 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import Footer, RichLog, Static
-from textual.worker import Worker, WorkerState
 
-from unotable.controller import Controller, Intent, Pace, Request, Snapshot
-from unotable.engine import OUT_OF_TURN_KINDS, Action, EngineError, Event
+from unotable.controller import (
+    Intent,
+    Leave,
+    News,
+    Ready,
+    Say,
+    SetSpeed,
+    SkipAhead,
+    Snapshot,
+    Table,
+    TakeBack,
+    TookKeyboard,
+)
+from unotable.engine import OUT_OF_TURN_KINDS, Action
 
 from ..describe import describe
 from ..games import GamePresentation, presentation_for
@@ -35,6 +48,15 @@ from .common import TooSmall, screen_too_small
 
 # Kinds answered in a dialog rather than by picking a card from the hand.
 DIALOG_KINDS = ("color", "challenge", "direction", "give", "moon", "keep", "decline")
+RECENT_LINES = 6
+
+
+@dataclass(frozen=True)
+class _Opened:
+    """A dialog this screen opened because of the snapshot: why (``reason``) and which."""
+
+    reason: tuple[Any, ...]  # what in the snapshot asked for it; gone -> it closes
+    screen: Screen[Any]
 
 
 class TableScreen(Screen[None]):
@@ -60,29 +82,30 @@ class TableScreen(Screen[None]):
         *[Binding(key, f"pick({i})", show=False) for i, key in enumerate(NUMBER_KEYS)],
     ]
 
-    def __init__(self, controller: Controller) -> None:
+    snapshot: reactive[Snapshot | None] = reactive(None, init=False, always_update=True)
+
+    def __init__(self, table: Table) -> None:
         super().__init__(classes="table")
-        self.controller = controller
-        # a seat at a server's shared table (a RemoteTable): it drives nothing itself
-        self.shared = bool(getattr(controller, "shared", False))
-        self.game_id = controller.game_id
+        self.table = table
+        self.shared = table.shared
+        self.game_id = table.game_id
         self.sort_by = "suit"
         self.uno_marked = False
-        self.error = ""
-        self.recent: list[Event] = []  # the last few events, as the viewer then saw them
-        self._style_key: tuple[str, bool] | None = None
-        self._dialog_open = False
-        self._thinking: Request | None = None  # a computer's turn being thought about
-        self._timer: Timer | None = None  # wakes the table when the next computer is due
-        self._paused = False
-        self._log_viewer: int | str | None = "unset"
+        self._error: tuple[int, str] | None = None  # (snapshot version, the table's reason)
+        self._hint: tuple[int, str] | None = None  # (snapshot version, the hint's words)
+        self._opened: _Opened | None = None
+        self._ready_for: int | None = None  # the finished hand this terminal is ready after
+        self._log_key: tuple[Any, ...] | None = None  # whose log, in which card style
         self._log_count = 0
-        self.snap: Snapshot = controller.snapshot(controller.screen_seat())
-        self._events_seen = self.snap.log_length
-        self._results_shown = len(self.snap.hand_results)
         self._leaving = False
         self._footer_keys: tuple[bool | None, ...] = ()
-        self._hint: tuple[int, str] | None = None  # (snapshot version, the hint's words)
+        self.set_reactive(TableScreen.snapshot, table.snapshot)
+
+    @property
+    def snap(self) -> Snapshot:
+        snap = self.snapshot
+        assert snap is not None
+        return snap
 
     # -- layout ---------------------------------------------------------------------------
 
@@ -101,16 +124,45 @@ class TableScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#log", RichLog).border_title = "Log"
         self.query_one("#seats").border_title = "Seats"
-        code = getattr(self.controller, "code", None)
-        if self.shared and code:  # what a player needs to sit down again from elsewhere
-            self.query_one("#seats").border_subtitle = f"rejoin code {code}"
+        if self.table.rejoin_code:  # what a player needs to sit down again from elsewhere
+            self.query_one("#seats").border_subtitle = f"rejoin code {self.table.rejoin_code}"
         if self.shared:  # a countdown while a player is away
             self.set_interval(1.0, self._tick_shared)
         self.query_one(TrackerPanel).border_title = "Tracker"
         self.query_one(TrackerPanel).display = False
-        wide = self.app.size.width >= 120
-        self.query_one("#log").display = wide
-        self.call_after_refresh(self.advance)
+        self.query_one("#log").display = self.app.size.width >= 120
+        self.table.listen(self._news)
+        self.call_after_refresh(self._take_newest)
+
+    def _take_newest(self) -> None:
+        self.snapshot = self.table.snapshot
+
+    def on_unmount(self) -> None:
+        self.table.unlisten(self._news)
+
+    # -- news from the table --------------------------------------------------------------
+
+    def _news(self, news: News) -> None:
+        if self._leaving or not self.is_attached:
+            return  # news for a screen already gone (the app is closing)
+        if news.kind == "snapshot" and news.snapshot is not None:
+            self.snapshot = news.snapshot
+        elif news.kind == "refused":
+            self._error = (self.snap.version, news.text)
+            self.draw(self.snap)
+        elif news.kind == "chat":
+            who = news.sender
+            self.notify(f"{who}: {news.text}" if who else news.text, timeout=6, markup=False)
+        elif news.kind == "closed":
+            self.notify(f"Shared table: {news.text}", severity="warning", timeout=10, markup=False)
+        elif news.text:
+            self.notify(news.text, timeout=4, markup=False)
+
+    def watch_snapshot(self, snap: Snapshot | None) -> None:
+        if snap is None or not self.is_mounted:
+            return
+        self.draw(snap)
+        self.reconcile()
 
     # -- what is on screen ----------------------------------------------------------------
 
@@ -122,47 +174,34 @@ class TableScreen(Screen[None]):
     def names(self) -> list[str]:
         return [s.name for s in self.snap.seats]
 
-    def kinds(self) -> list[str]:
-        if self.shared:
-            return self.controller.seat_labels() or [s.label for s in self.snap.seats]
-        return [s.label for s in self.snap.seats]
-
     def acting_human(self) -> int | None:
         """The human whose decision is awaited and whose cards are on screen, if any."""
         return self.snap.viewer if self.snap.my_turn else None
 
-    def take_snapshot(self) -> Snapshot:
-        """The controller's snapshot for whoever may look at the screen now."""
-        c = self.controller
-        viewer = c.screen_seat()
-        if viewer != self._log_viewer:
-            self._log_count = 0  # another viewer: their own log, from the start
-        since = min(self._log_count, self._events_seen)
-        self.snap = c.snapshot(viewer, since=since)
-        return self.snap
+    @property
+    def error(self) -> str:
+        """The table's last refusal, while the table is where it was refused."""
+        if self._error is not None and self._error[0] == self.snap.version:
+            return self._error[1]
+        return ""
 
-    def refresh_table(self) -> None:
+    def draw(self, snap: Snapshot) -> None:
         if not self.is_mounted:
             return
-        c = self.controller
-        app: Any = self.app
-        if c.pace.speed != app.prefs.speed:
-            c.pace = Pace(app.prefs.speed)
-        snap = self.take_snapshot()
         view, viewer = snap.view, snap.viewer
         cards = self.card_style
         names = self.names()
-        self.query_one(SeatsPanel).show(view, names, self.kinds(), snap.waiting_on, viewer, cards)
-        recent = [describe(event, names, cards) for event in self.recent]
-        self.query_one(CenterPanel).show(view, names, cards, [r for r in recent if r])
-        if (cards.theme, cards.ascii_only) != self._style_key:
-            self._style_key = (cards.theme, cards.ascii_only)
-            self._log_viewer = "unset"  # redraw the log in the new card style
+        labels = self.table.seat_labels()
+        self.query_one(SeatsPanel).show(view, names, labels, snap.waiting_on, viewer, cards)
+        recent = [describe(e, names, cards) for e in snap.recent if e.kind not in ("deal", "hand")]
+        self.query_one(CenterPanel).show(
+            view, names, cards, [r for r in recent if r][-RECENT_LINES:]
+        )
         hand = self.query_one(HandView)
         box = self.query_one("#hand-box")
         if viewer is None:
             box.border_title = "Cards hidden"
-            hand.hide("Cards are hidden until the next player takes the keyboard.")
+            hand.hide(self._hidden_words(snap))
         else:
             ordered = cards.sort(view.hand, self.sort_by)
             playable = set()
@@ -174,7 +213,7 @@ class TableScreen(Screen[None]):
             owner = "Your hand" if mine else f"{names[viewer]}'s hand"
             box.border_title = f"{owner} ({plural(len(ordered), 'card')})"
         self.query_one("#status", Static).update(self.status_text())
-        self._update_log(snap)
+        self._draw_log(snap)
         self.query_one(TrackerPanel).show(snap, names, cards)
         # The footer rebuilds itself on refresh_bindings: only when the keys really change.
         keys = tuple(
@@ -185,12 +224,24 @@ class TableScreen(Screen[None]):
             self._footer_keys = keys
             self.refresh_bindings()
 
-    def _update_log(self, snap: Snapshot) -> None:
+    def _hidden_words(self, snap: Snapshot) -> str:
+        if snap.spectator:
+            return "You are watching: every player's cards stay hidden."
+        if self.shared and not snap.hand_over and not snap.over:
+            return "Your cards show when it is your turn to take the keyboard."
+        return "Cards are hidden until the next player takes the keyboard."
+
+    def _draw_log(self, snap: Snapshot) -> None:
+        """The log widget shows the snapshot's log: appended to while it only grows,
+        written again when the viewer, the card style or the log itself changes."""
         log = self.query_one("#log", RichLog)
-        if snap.viewer != self._log_viewer:
-            log.clear()  # the snapshot holds this viewer's whole log
-            self._log_viewer = snap.viewer
-        names, cards = self.names(), self.card_style
+        cards = self.card_style
+        key = (snap.viewer, cards.theme, cards.ascii_only)
+        if key != self._log_key or snap.log_length < self._log_count:
+            log.clear()
+            self._log_key = key
+            self._log_count = 0
+        names = self.names()
         for index, event in enumerate(snap.events, snap.log_start):
             if index < self._log_count:
                 continue
@@ -202,15 +253,16 @@ class TableScreen(Screen[None]):
     def status_text(self) -> Text:
         snap = self.snap
         text = Text()
-        if self.error:
+        error = self.error
+        if error:
             text.append("✗ " if not self.card_style.ascii_only else "x ", style="bold red")
-            text.append(self.error + "\n", style="bold")
+            text.append(error + "\n", style="bold")
         names = self.names()
         if snap.over:
             text.append("The match is over.")
             return text
         if snap.hand_over:
-            text.append("The hand is over.")
+            text.append("The hand is over." + self._deal_words(snap))
             return text
         seat = snap.waiting_on
         assert seat is not None
@@ -226,169 +278,125 @@ class TableScreen(Screen[None]):
             if self._hint is not None and self._hint[0] == snap.version:
                 text.append(f"Hint: {self._hint[1]}\n", style="italic")
             text.append(prompts.status_for(snap, self.card_style, self.uno_marked))
-        elif self.shared:
-            text.append(self.controller.waiting_words(seat))
-        elif snap.waiting_human:
-            text.append(f"Waiting for {names[seat]} to take the keyboard.")
         else:
-            c = self.controller
-            speed = "" if c.fast_forward else "  (F skips ahead to the next human decision)"
-            text.append(f"{names[seat]} ({snap.seats[seat].label}) is playing…{speed}")
+            text.append(self.table.waiting_words(seat))
         return text
 
-    # -- moving the match on --------------------------------------------------------------
+    def _deal_words(self, snap: Snapshot) -> str:
+        waiting = [
+            s.name
+            for i, s in enumerate(snap.seats)
+            if s.human and i not in snap.ready and self.shared
+        ]
+        words = ""
+        if self.shared and waiting:
+            words += f" Waiting for {', '.join(waiting)} to be ready"
+            words += f" (at most {int(snap.deal_in)} s more)." if snap.deal_in is not None else "."
+        return words
 
-    def advance(self) -> None:
-        """Show results, hand the keyboard over, ask a human, or wait for the next computer."""
+    # -- dialogs the snapshot asks for ----------------------------------------------------
+
+    def _wanted(self, snap: Snapshot) -> tuple[Any, ...] | None:
+        """The dialog the snapshot asks this terminal for now, as a reason; None: none."""
+        if snap.over:
+            return ("results", "final")
+        if snap.hand_over:
+            number = snap.view.hand_number
+            return None if self._ready_for == number else ("results", number)
+        if snap.handover_to is not None:
+            return ("handover", snap.handover_to, snap.version)
+        if snap.my_turn:
+            legal = [a for a in snap.actions if a.kind not in OUT_OF_TURN_KINDS]
+            if {a.kind for a in legal} & set(DIALOG_KINDS):
+                return ("ask", snap.viewer, snap.version)
+        return None
+
+    def reconcile(self) -> None:
+        """Close a dialog that outlived its reason, and open the one the snapshot asks for.
+
+        Waits while another screen (help, settings, leaving) is on top: it comes back
+        here when that closes."""
         if self._leaving or not self.is_mounted:
             return
-        self.refresh_table()
-        if self._dialog_open or self._thinking is not None:
-            return
         if screen_too_small(*self.app.size):
-            self._paused = True
             return
+        opened = self._opened
+        wanted = self._wanted(self.snap)
+        if opened is not None:
+            if opened.reason == wanted or (opened.reason[0] == "declare" and self._declaring()):
+                return
+            if opened.screen is not self.app.screen:
+                return  # something else is on top: settle when it closes
+            self._opened = None
+            opened.screen.dismiss(None)
+        if wanted is None or self.app.screen is not self:
+            return
+        self._open(wanted)
+
+    def _declaring(self) -> bool:
+        opened = self._opened
+        return opened is not None and opened.reason[1] == self.snap.version and self.snap.my_turn
+
+    def _open(self, reason: tuple[Any, ...]) -> None:
         snap = self.snap
-        if len(snap.hand_results) > self._results_shown:
-            self._show_scoreboard()
-            return
-        if snap.over:
-            return
-        if snap.handover_to is not None:
-            self.controller.fast_forward = False
-            self._hand_over(snap.handover_to)
-            return
-        if snap.my_turn:
-            self.controller.fast_forward = False
-            self._ask_human(snap.viewer)
-        self._schedule()
+        kind = reason[0]
+        if kind == "results":
+            from .scoreboard import ScoreboardScreen
 
-    def _schedule(self) -> None:
-        """Wake up when the controller's next computer action is due."""
-        c = self.controller
-        due = c.next_due()
-        if self._timer is not None:
-            self._timer.stop()
-            self._timer = None
-        if due is None:
-            return
-        delay = due - c.clock.now()
-        if delay <= 0:
-            self.call_later(self._tick)
-        else:
-            self._timer = self.set_timer(delay, self._tick)
+            self._push(reason, ScoreboardScreen(snap), self._after_scoreboard)
+        elif kind == "handover":
+            from .handover import HandOverScreen
 
-    def _tick(self) -> None:
-        self._timer = None
-        c = self.controller
-        if self._leaving or self._dialog_open or self._thinking is not None:
-            return
-        ask = c.due_ask()
-        if ask is None:
-            self.advance()
-            return
-        if ask.kind == "react":
-            if c.perform(ask):
-                self.after_action()
-            else:
-                self.advance()
-            return
-        request = c.request_for(ask)
-        self._thinking = request
-        self.run_worker(partial(c.think, request), thread=True, exit_on_error=False, group="think")
+            seat = reason[1]
+            exposed = snap.exposed if seat in snap.catchers else None
+            screen = HandOverScreen(
+                snap.name(seat), snap.name(exposed) if exposed is not None else None
+            )
+            self._push(reason, screen, lambda answer: self._handed_over(seat, answer))
+        elif kind == "ask":
+            seat = reason[1]
+            legal = [a for a in snap.actions if a.kind not in OUT_OF_TURN_KINDS]
+            screen, answer = prompts.dialog(self, seat, legal)
+            self._push(reason, screen, lambda key: self._answered(seat, answer(key)))
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker.group != "think" or self._thinking is None:
-            return
-        if event.state not in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
-            return
-        request = self._thinking
-        self._thinking = None
-        c = self.controller
-        if self._leaving:
-            return
-        if event.state == WorkerState.SUCCESS:
-            c.deliver(request, event.worker.result)
-            self.after_action()
-        elif event.state == WorkerState.ERROR:
-            self.notify(f"{c.name(request.seat)}'s computer player failed; it plays a legal card")
-            legal = [a for a in c.legal(request.seat) if a.kind not in OUT_OF_TURN_KINDS]
-            c.deliver(request, legal[0])
-            self.after_action()
-        else:
-            self.advance()
+    def _push(self, reason: tuple[Any, ...], screen: Screen[Any], then: Callable[[Any], None]):
+        opened = _Opened(reason, screen)
+        self._opened = opened
 
-    def after_action(self) -> None:
-        """Note what just happened, then move on."""
-        snap = self.take_snapshot()
-        names, cards = self.names(), self.card_style
-        new = [
-            event
-            for index, event in enumerate(snap.events, snap.log_start)
-            if index >= self._events_seen
-        ]
-        for event in new:
-            line = describe(event, names, cards)
-            if line and event.kind not in ("deal", "hand"):
-                self.recent.append(event)  # shown in the centre's recent lines, not as a toast
-        self.recent = self.recent[-6:]
-        self._events_seen = snap.log_length
-        self.advance()
+        def answered(result: Any) -> None:
+            if self._opened is not opened:
+                return  # closed because its reason is gone: nothing to answer
+            self._opened = None
+            then(result)
+            self.call_after_refresh(self.reconcile)
 
-    # -- humans ---------------------------------------------------------------------------
+        self.app.push_screen(screen, answered)
 
-    def _hand_over(self, seat: int) -> None:
-        from .handover import HandOverScreen
+    def _user_screen(self, screen: Screen[Any], then: Callable[[Any], None] | None = None):
+        """A screen the player opened (help, settings, ...): back here, settle again."""
 
-        snap = self.snap
-        exposed = snap.exposed if seat in snap.catchers else None
-        self._dialog_open = True
-        self.app.push_screen(
-            HandOverScreen(snap.name(seat), snap.name(exposed) if exposed is not None else None),
-            partial(self._handed_over, seat),
-        )
+        def closed(result: Any) -> None:
+            if then is not None:
+                then(result)
+            self.call_after_refresh(self.reconcile)
+
+        self.app.push_screen(screen, closed)
 
     def _handed_over(self, seat: int, answer: str | None) -> None:
-        self._dialog_open = False
-        c = self.controller
-        snap = self.snap
-        if answer == "catch" and snap.exposed is not None and seat in snap.catchers:
-            c.submit(Intent(seat, f"catch:{snap.exposed}"))
-        c.show_to(seat)
-        self.error = ""
-        self.after_action()
-
-    def _ask_human(self, seat: int | None) -> None:
-        if seat is None:
-            return
-        legal = [a for a in self.snap.actions if a.kind not in OUT_OF_TURN_KINDS]
-        kinds = {a.kind for a in legal}
-        if kinds & set(DIALOG_KINDS):
-            self._dialog_open = True
-            prompts.ask(self, seat, legal, partial(self._answered, seat))
-        self.refresh_table()
+        if answer is not None:
+            self._error = None
+            self.table.send(TookKeyboard(seat, catch=answer == "catch"))
 
     def _answered(self, seat: int, action: Action | None) -> None:
-        self._dialog_open = False
         if action is not None:
             self.send(seat, action)
-        else:
-            self.advance()
 
-    def send(self, seat: int, action: Action) -> bool:
-        """Send a human's intent; an illegal one shows the engine's reason and changes nothing."""
-        try:
-            self.controller.submit(Intent(seat, str(action)))
-        except EngineError as error:
-            self.error = str(error)
-            self.refresh_table()
-            self.advance()
-            return False
-        self.error = ""
+    def send(self, seat: int, action: Action) -> None:
+        """Send a human's intent; a refusal comes back as news and changes nothing."""
+        self._error = None
         if action.kind == "play":
             self.uno_marked = False
-        self.after_action()
-        return True
+        self.table.send(Intent(seat, str(action), self.snap.version))
 
     # -- keys -----------------------------------------------------------------------------
 
@@ -413,9 +421,9 @@ class TableScreen(Screen[None]):
         if action == "chat":
             return self.shared
         if action == "undo":
-            return self.controller.undo_refused() is None
+            return snap.undo_refused is None
         if action == "hint":
-            return seat is not None and not self._dialog_open
+            return seat is not None and self._opened is None
         return True
 
     def _catcher(self) -> int | None:
@@ -424,6 +432,10 @@ class TableScreen(Screen[None]):
         if snap.viewer in snap.catchers:
             return snap.viewer
         return snap.catchers[0] if snap.catchers else None
+
+    def _free(self) -> bool:
+        """No dialog of the table's is waiting for an answer."""
+        return self._opened is None and not self._leaving
 
     def action_cursor(self, step: int) -> None:
         self.query_one(HandView).move(step)
@@ -442,7 +454,7 @@ class TableScreen(Screen[None]):
     def action_play(self) -> None:
         seat = self.acting_human()
         hand = self.query_one(HandView)
-        if seat is None or self._dialog_open or not hand.cards:
+        if seat is None or not self._free() or not hand.cards:
             return
         card = hand.cards[hand.cursor]
         plays = [a for a in self.snap.actions if a.kind == "play" and a.card is card]
@@ -453,12 +465,14 @@ class TableScreen(Screen[None]):
         if len(wanted) == 1:
             self.send(seat, wanted[0])
             return
-        self._dialog_open = True
-        prompts.ask_declaration(self, card, wanted, partial(self._answered, seat), self.card_style)
+        screen, answer = prompts.declaration(self, card, wanted, self.card_style)
+        self._push(
+            ("declare", self.snap.version), screen, lambda key: self._answered(seat, answer(key))
+        )
 
     def action_draw(self) -> None:
         seat = self.acting_human()
-        if seat is None or self._dialog_open:
+        if seat is None or not self._free():
             return
         legal = self.snap.actions
         for kind in ("draw", "pass"):
@@ -474,22 +488,21 @@ class TableScreen(Screen[None]):
             return
         if self.acting_human() is not None:
             self.uno_marked = not self.uno_marked
-            self.refresh_table()
+            self.draw(self.snap)
 
     def action_catch(self) -> None:
         seat = self._catcher()
-        if seat is None:
-            self.error = "Nobody can be caught right now."
-            self.refresh_table()
-            return
         exposed = self.snap.exposed
-        if exposed is not None:
-            self.send(seat, Action("catch", target=exposed))
+        if seat is None or exposed is None:
+            self._error = (self.snap.version, "Nobody can be caught right now.")
+            self.draw(self.snap)
+            return
+        self.send(seat, Action("catch", target=exposed))
 
     def action_sort(self) -> None:
         self.sort_by = "value" if self.sort_by == "suit" else "suit"
         self.notify(f"Sorted by {'value' if self.sort_by == 'value' else 'colour or suit'}")
-        self.refresh_table()
+        self.draw(self.snap)
 
     def action_toggle_log(self) -> None:
         log = self.query_one("#log")
@@ -500,7 +513,7 @@ class TableScreen(Screen[None]):
         tracker = self.query_one(TrackerPanel)
         tracker.display = not tracker.display
         self._arrange_middle(self.app.size.width, "tracker")
-        self.refresh_table()
+        self.draw(self.snap)
 
     def _arrange_middle(self, width: int, first: str = "") -> None:
         """Below 120 columns the log or the tracker takes the middle's place rather than
@@ -512,13 +525,13 @@ class TableScreen(Screen[None]):
 
     def action_hint(self) -> None:
         """What the Normal computer would do, and why; the cursor moves to its card."""
-        from unotable.ai.hint import hint
+        from unotable.controller.advice import hint_for
 
         from ..hints import hint_sentence
 
-        if self.acting_human() is None or self._dialog_open:
+        if self.acting_human() is None or not self._free():
             return
-        advice = hint(self.snap.view, self.game_id)
+        advice = hint_for(self.snap.view, self.game_id)
         if advice is None:
             return
         self._hint = (self.snap.version, hint_sentence(advice, self.card_style, self.names()))
@@ -530,38 +543,23 @@ class TableScreen(Screen[None]):
                     break
             if advice.action.uno:
                 self.uno_marked = True  # so Enter plays exactly what the hint says
-        self.refresh_table()
+        self.draw(self.snap)
 
     def action_skip_ahead(self) -> None:
-        self.controller.fast_forward = True
+        self.table.send(SkipAhead())
         self.notify("Skipping ahead to the next human decision")
-        self.advance()
 
     def action_undo(self) -> None:
         """Take back the human's last decision and what the computers did after it."""
-        from unotable.engine import IllegalAction
-
-        c = self.controller
-        if self._dialog_open:
+        if not self._free():
             return
-        try:
-            undo = c.undo()
-        except IllegalAction as refused:
-            self.notify(str(refused), severity="warning")
+        refused = self.snap.undo_refused
+        if refused is not None:
+            self.notify(refused, severity="warning")
             return
-        mine = [text for seat, text in undo.taken_back if seat == self.snap.viewer]
-        others = len(undo.taken_back) - len(mine)
-        after = f", and {others} computer move{'s' * (others != 1)} after it" if others else ""
-        self.notify(f"Took back {', '.join(mine) or 'your move'}{after}.", timeout=4)
-        # the log and the results start again from the rebuilt match
-        self.recent = []
-        self.error = ""
+        self._error = None
         self.uno_marked = False
-        self._log_viewer = "unset"
-        self.snap = c.snapshot(c.screen_seat())
-        self._events_seen = self.snap.log_length
-        self._results_shown = len(self.snap.hand_results)
-        self.advance()
+        self.table.send(TakeBack())
 
     def action_last_trick(self) -> None:
         from .trick import LastTrickScreen
@@ -570,25 +568,31 @@ class TableScreen(Screen[None]):
         if getattr(view, "last_trick", None) is None:
             self.notify("No trick has been completed yet.")
             return
-        self.app.push_screen(LastTrickScreen(view, self.names(), self.card_style))
+        self._user_screen(LastTrickScreen(view, self.names(), self.card_style))
 
     def action_keys(self) -> None:
         from .help import KeysScreen
 
-        self.app.push_screen(KeysScreen())
+        self._user_screen(KeysScreen())
 
     def action_rules(self) -> None:
         from .help import RulesScreen
 
-        self.app.push_screen(RulesScreen(self.game_id))
+        self._user_screen(RulesScreen(self.game_id))
 
     def action_settings(self) -> None:
         from .settings import SettingsScreen
 
-        self.app.push_screen(SettingsScreen(), lambda _: self.refresh_table())
+        self._user_screen(SettingsScreen(), lambda _: self._settings_closed())
+
+    def _settings_closed(self) -> None:
+        app: Any = self.app
+        if not self.shared:
+            self.table.send(SetSpeed(app.prefs.speed))
+        self.draw(self.snap)
 
     def action_request_quit(self) -> None:
-        if self.controller.over:
+        if self.snap.over:
             self._leave("lobby")
             return
         self._ask_leave()
@@ -603,24 +607,27 @@ class TableScreen(Screen[None]):
             elif then is not None:
                 then()
 
-        saved = " It is saved: in the lobby, Continue or Saved matches (M) picks it up again."
-        self.app.push_screen(
+        if self.shared:
+            what = " The table goes on; your seat waits for you, and a computer plays it meanwhile."
+        else:
+            what = " It is saved: in the lobby, Continue or Saved matches (M) picks it up again."
+        self._user_screen(
             ChoiceScreen(
                 "Leave this match?",
                 [("stay", "Keep playing"), ("lobby", "Back to the lobby"), ("quit", "Quit")],
-                explanation="The match stops here." + saved,
+                explanation="The match stops here." + what
+                if not self.shared
+                else "You leave the table." + what,
                 dialog_id="quit-dialog",
             ),
             answered,
         )
 
     def _leave(self, where: str | None) -> None:
+        if self._leaving:
+            return
         self._leaving = True
-        if self.shared:
-            self.run_worker(self.controller.leave(), group="leave")
-        if self._timer is not None:
-            self._timer.stop()
-        self.workers.cancel_group(self, "think")
+        self.table.send(Leave())
         if where == "quit":
             self.app.exit()
         else:
@@ -628,9 +635,9 @@ class TableScreen(Screen[None]):
 
     def _pop_table(self) -> None:
         """Close the table and any dialog of its still open, one screen at a time."""
-        top = self.app.screen
         if self not in self.app.screen_stack:
             return
+        top = self.app.screen
         if top is self:
             self.app.pop_screen()
             return
@@ -638,50 +645,22 @@ class TableScreen(Screen[None]):
             self.app.pop_screen()
         self.set_timer(0.05, self._pop_table)
 
-    def _restart(self, fresh: Controller) -> None:
-        """Play again: the same table, a new match (the screen stack stays as it is)."""
-        app: Any = self.app
-        fresh.on_action = app.autosave
-        fresh.undo_allowed = self.controller.undo_allowed
-        self.controller = fresh
-        self.recent = []
-        self.error = ""
-        self.uno_marked = False
-        self._thinking = None
-        self._log_viewer = "unset"
-        self.snap = fresh.snapshot(fresh.screen_seat())
-        self._events_seen = self.snap.log_length
-        self._results_shown = len(self.snap.hand_results)
-        self.advance()
-
     # -- results --------------------------------------------------------------------------
 
-    def _show_scoreboard(self) -> None:
-        from .scoreboard import ScoreboardScreen
-
-        c = self.controller
-        self._dialog_open = True
-        self.app.push_screen(ScoreboardScreen(c.snapshot(c.screen_seat())), self._after_scoreboard)
-
     def _after_scoreboard(self, answer: str | None) -> None:
-        c = self.controller
-        self._dialog_open = False
-        self._results_shown = len(c.hand_results)
-        if answer == "leave" and not c.over:
-            self._ask_leave(then=self._show_scoreboard)  # staying brings the scores back
+        snap = self.snap
+        if answer == "leave" and not snap.over:
+            self._ask_leave(then=self.reconcile)  # staying brings the scores back
             return
-        if not c.over:
-            if c.hand_over:
-                c.next_hand()  # the finished hand was on screen until now
-            self.recent = []
-            self.after_action()
+        if not snap.over:
+            self._ready_for = snap.view.hand_number
+            self.table.send(Ready())
             return
         if answer == "again" and not self.shared:
-            seats = list(c.seats)
-            fresh = Controller(
-                c.game_id, seats, dict(c.match.options), None, clock=c.clock, speed=c.pace.speed
-            )
-            self._restart(fresh)
+            app: Any = self.app
+            self._leaving = True
+            self.table.send(Leave())
+            app.play_again(self)
         elif answer == "quit":
             self._leave("quit")
         else:
@@ -689,40 +668,18 @@ class TableScreen(Screen[None]):
 
     # -- shared tables --------------------------------------------------------------------
 
-    def remote_update(self, news: str) -> None:
-        """The shared table sent something: show it (called on the app's loop)."""
-        c: Any = self.controller
-        if self._leaving or not self.is_attached:
-            return  # news for a screen already gone (the app is closing)
-        if news == "refused" and c.refusal:
-            self.error = c.refusal
-            self.refresh_table()
-            self.advance()
-        elif news == "chat" and c.chat:
-            line = c.chat[-1]
-            who = line.get("from")
-            self.notify(f"{who}: {line['text']}" if who else line["text"], timeout=6)
-        elif news == "closed":
-            self.notify(f"Shared table: {c.closed_reason}", severity="warning", timeout=10)
-        else:
-            self.error = ""
-            self.after_action()
-
     def _tick_shared(self) -> None:
-        presence = getattr(self.controller, "presence", [])
-        if any(p.get("back_within") is not None for p in presence) and not self._leaving:
+        if not self._leaving and self.snapshot is not None:
             self.query_one("#status", Static).update(self.status_text())
 
     def action_chat(self) -> None:
         from .chat import ChatScreen
 
-        c: Any = self.controller
-
         def said(line: tuple[str | None, int | None] | None) -> None:
             if line is not None:
-                c.say(*line)
+                self.table.send(Say(*line))
 
-        self.app.push_screen(ChatScreen(), said)
+        self._user_screen(ChatScreen(), said)
 
     # -- terminal size --------------------------------------------------------------------
 
@@ -731,6 +688,5 @@ class TableScreen(Screen[None]):
         if event.size.width >= 120 and not log.display:
             log.display = True
         self._arrange_middle(event.size.width, "tracker")
-        if self._paused and not screen_too_small(event.size.width, event.size.height):
-            self._paused = False
-            self.call_after_refresh(self.advance)
+        if not screen_too_small(event.size.width, event.size.height):
+            self.call_after_refresh(self.reconcile)

@@ -98,9 +98,9 @@ def render_uno(t: UnoTrack, seats: Seats, cards: GamePresentation) -> Text:
         text.append(_seat_list(seats, items) + "\n")
     else:
         text.append("Nobody is on one card\n", style=DIM)
-    pile = f"Draw pile {t.draw_pile}"
+    pile = "" if t.draw_pile is None else f"Draw pile {t.draw_pile}"
     if t.reshuffles:
-        pile += f" · reshuffled {plural(t.reshuffles, 'time')}"
+        pile += f"{' · ' if pile else ''}reshuffled {plural(t.reshuffles, 'time')}"
     text.append(pile)
     return text
 

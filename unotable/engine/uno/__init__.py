@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from ..core import GameSpec, OptionSpec
-from .cards import ALL_CARDS, CLASSIC_DECK, MINECRAFT_DECK, UnoCard, parse_card
+from ..core import SHEDDING, GameFacts, GameSpec, OptionSpec
+from .cards import ALL_CARDS, CLASSIC_DECK, COLORS, MINECRAFT_DECK, UnoCard, parse_card
 from .determinize import determinize as _determinize
 from .match import MinecraftMatch, UnoMatch
 from .view import UnoView
@@ -48,6 +48,20 @@ OPTIONS = (
     ),
 )
 
+
+def _facts(deck: tuple[UnoCard, ...]) -> GameFacts:
+    return GameFacts(
+        family=SHEDDING, deck=deck, suits=COLORS, target_option="target", forced_kinds=("keep",)
+    )
+
+
+def determinize(
+    view: UnoView, rng: random.Random, avoid: Mapping[int, frozenset[str]] | None = None
+) -> UnoMatch:
+    """A full match consistent with ``view``, unseen cards dealt at random (see module)."""
+    return _determinize(SPECS[view.game], view, rng, avoid)
+
+
 SPECS: dict[str, GameSpec] = {
     "uno": GameSpec(
         "uno",
@@ -57,6 +71,8 @@ SPECS: dict[str, GameSpec] = {
         8,
         OPTIONS,
         UnoMatch,
+        facts=_facts(CLASSIC_DECK),
+        determinizer=determinize,
     ),
     "uno-minecraft": GameSpec(
         "uno-minecraft",
@@ -66,15 +82,10 @@ SPECS: dict[str, GameSpec] = {
         8,
         OPTIONS,
         MinecraftMatch,
+        facts=_facts(MINECRAFT_DECK),
+        determinizer=determinize,
     ),
 }
-
-
-def determinize(
-    view: UnoView, rng: random.Random, avoid: Mapping[int, frozenset[str]] | None = None
-) -> UnoMatch:
-    """A full match consistent with ``view``, unseen cards dealt at random (see module)."""
-    return _determinize(SPECS[view.game], view, rng, avoid)
 
 
 __all__ = [

@@ -25,6 +25,16 @@ WILD_DRAW_FOUR: Final = 5
 CREEPER: Final = 6
 
 _SYMBOL_TEXT = {SKIP: "skip", REVERSE: "rev", DRAW_TWO: "+2"}
+# a card's ``kind``: what it does, as a word
+KIND_WORDS: Final = {
+    NUMBER: "num",
+    SKIP: "skip",
+    REVERSE: "rev",
+    DRAW_TWO: "draw2",
+    WILD: "wild",
+    WILD_DRAW_FOUR: "wd4",
+    CREEPER: "creeper",
+}
 _EFFECT_NAMES = {
     NUMBER: "number",
     SKIP: "Skip",
@@ -46,6 +56,7 @@ class UnoCard:
         "face",
         "index",
         "is_wild",
+        "kind",
         "points",
         "rank",
         "text",
@@ -57,6 +68,7 @@ class UnoCard:
         self.color = color
         self.color_index = -1 if color is None else COLOR_INDEX[color]
         self.effect = effect
+        self.kind: str = KIND_WORDS[effect]
         self.is_wild = self.wild = color is None
         if effect == NUMBER:
             self.face: str | None = str(number)

@@ -312,7 +312,7 @@ class UnoMatch(Match):
         self._flip(first_card, events)
 
     def _cards(self, items: Any) -> list[UnoCard]:
-        cards: list[UnoCard] = cards_from(list(items), self.parse_card)
+        cards: list[UnoCard] = cards_from(list(items), self.parse_card)  # type: ignore[assignment]
         for card in cards:
             if card not in self.CARDS:
                 raise OptionError(f"{card} is not a card of {self.spec.name}")

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from ..core import GameSpec, OptionSpec
 from .cards import DECK, SUIT_LETTERS, Card, card_at, parse_card
 from .determinize import determinize as _determinize
+from .facts import FACTS
 from .match import GAME_ID, MOON_MODES, TARGET, UnoHeartsMatch
 from .view import UnoHeartsView
 
@@ -82,6 +83,8 @@ def _spec() -> GameSpec:
             ),
         ),
         match_class=UnoHeartsMatch,
+        facts=FACTS,
+        determinizer=determinize,
     )
 
 

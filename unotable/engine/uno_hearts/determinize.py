@@ -12,7 +12,8 @@ from types import MappingProxyType
 
 from ..core import GameSpec
 from ..tricks import lowest_seats, suit_bits, void_mask
-from .cards import DECK, G8, NO_SUIT, P8, SUIT_INDEX, SUIT_LETTERS, Card, sort_key
+from .cards import DECK, G8, P8, SUIT_INDEX, SUIT_LETTERS, Card, sort_key
+from .facts import FACTS
 from .match import GAME_ID, PHASE_HAND_OVER, PHASE_OVER, PHASE_PASS, RNG_SEEDED, UnoHeartsMatch
 from .view import UnoHeartsView
 
@@ -142,18 +143,13 @@ def determinize(
 def _restore_trick(match: UnoHeartsMatch, view: UnoHeartsView) -> None:
     """The running trick's lead, best card, draw total and pass flag, from its plays."""
     match.trick = list(view.trick)
-    for seat, card, declared in view.trick:
-        suit = SUIT_INDEX[declared] if declared is not None else card.suit
+    if view.trick:
+        _leader, first, led_as = view.trick[0]
+        match.lead = SUIT_INDEX[led_as] if led_as is not None else first.suit
+        match.best_seat = FACTS.trick_winner(view.trick)
+        match.best_rank = next(c.rank for s, c, _d in view.trick if s == match.best_seat)
+    for _seat, card, _declared in view.trick:
         rank = card.rank
-        if match.lead == NO_SUIT:
-            match.lead = suit
-            match.best_seat = seat
-            match.best_rank = rank
-        elif suit == match.lead and (
-            rank > match.best_rank or (rank == match.best_rank and card.wild)
-        ):
-            match.best_seat = seat
-            match.best_rank = rank
         if card.wild:
             match.trick_wild_sum += rank
         else:

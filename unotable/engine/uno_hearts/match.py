@@ -482,7 +482,7 @@ class UnoHeartsMatch(Match):
         if self.passes[seat] is not None:
             raise IllegalAction("you have already chosen your three cards")
         hand = self.hands[seat]
-        chosen = action.cards
+        chosen: tuple[Card, ...] = action.cards  # type: ignore[assignment]  # checked below
         if len(chosen) != 3 or len({id(c) for c in chosen}) != 3:
             raise IllegalAction("pass exactly three different cards, as in give:H3,Y13,P8")
         for card in chosen:

@@ -18,7 +18,12 @@ Completed = tuple[int, int, tuple[Play, ...]]  # (leader, winner, plays)
 class UnoHeartsView(TrickView):
     """What one seat may know (see docs/uno-hearts.md for every field)."""
 
-    hand: tuple[Card, ...]  # this seat's cards (the game's own class)
+    # TrickView's card fields, narrowed to this game's own card class
+    hand: tuple[Card, ...]  # this seat's cards
+    trick: tuple[Play, ...]
+    tricks: tuple[Completed, ...]
+    taken: tuple[tuple[Card, ...], ...]
+    last_trick: Completed | None
     draw_pile_size: int
     target: int
     options: Mapping[str, Any]

@@ -17,8 +17,22 @@ from collections.abc import Mapping, Sequence
 from ..core import GameSpec, OptionSpec
 from .cards import DECK, SUIT_LETTERS, Card, parse_card
 from .determinize import determinize as _determinize
+from .facts import FACTS
 from .match import GAME_ID, GAME_NAME, WildTwistMatch
 from .view import WildTwistView
+
+
+def determinize(
+    view: WildTwistView,
+    rng: random.Random,
+    avoid: Mapping[int, frozenset[str]] | Sequence[frozenset[str]] | None = None,
+) -> WildTwistMatch:
+    """A full match consistent with ``view``, unseen cards dealt at random (for search).
+
+    See :mod:`unotable.engine.wild_twist.determinize`.
+    """
+    return _determinize(SPECS[GAME_ID], view, rng, avoid)
+
 
 SPECS: dict[str, GameSpec] = {
     GAME_ID: GameSpec(
@@ -47,20 +61,10 @@ SPECS: dict[str, GameSpec] = {
             ),
         ),
         match_class=WildTwistMatch,
+        facts=FACTS,
+        determinizer=determinize,
     )
 }
-
-
-def determinize(
-    view: WildTwistView,
-    rng: random.Random,
-    avoid: Mapping[int, frozenset[str]] | Sequence[frozenset[str]] | None = None,
-) -> WildTwistMatch:
-    """A full match consistent with ``view``, unseen cards dealt at random (for search).
-
-    See :mod:`unotable.engine.wild_twist.determinize`.
-    """
-    return _determinize(SPECS[GAME_ID], view, rng, avoid)
 
 
 __all__ = [

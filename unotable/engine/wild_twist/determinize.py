@@ -18,12 +18,11 @@ from .cards import (
     DECK,
     SUIT_LETTERS,
     WILD_CLUB,
-    WILD_HIGH_VALUE,
-    WILD_LOW_VALUE,
     Card,
     by_suit_with_plays,
     sort_key,
 )
+from .facts import FACTS
 from .match import WildTwistMatch
 from .view import CompletedTrick, WildTwistView
 
@@ -153,16 +152,13 @@ def _blank(spec: GameSpec, view: WildTwistView, rng: random.Random) -> WildTwist
     match.best_value = 0
     match.best_seat = 0
     if view.trick:
-        lead = view.trick[0][1].suit
-        match.lead_suit = lead
+        _leader, first, led_as = view.trick[0]
+        match.lead_suit = first.suit
+        lead = FACTS.lead_suit(first, led_as) or ""
+        winner = FACTS.trick_winner(view.trick)
         for seat, card, declared in view.trick:
-            if card.suit != lead:
-                continue
-            value = card.rank
-            if card.wild:
-                value = WILD_HIGH_VALUE if declared == "HIGH" else WILD_LOW_VALUE
-            if seat == view.trick[0][0] or value > match.best_value:
-                match.best_value = value
+            if seat == winner:
+                match.best_value = FACTS.trick_strength(card, declared, lead)
                 match.best_seat = seat
     tricks: list[CompletedTrick] = list(view.tricks)
     match.tricks = tricks

@@ -339,7 +339,7 @@ class WildTwistMatch(Match):
                 text = f"{head}>{alias}"
         action = parse_action(text, parse_card, ACTION_CHOICES)
         if action.kind == "play" and not action.uno:
-            card: Card = action.card
+            card: Card = action.card  # type: ignore[assignment]  # parse_card made it
             plays = card.plays
             if action.choice is None and len(plays) == 1:
                 return plays[0]  # the interned action

@@ -18,7 +18,12 @@ CompletedTrick = tuple[int, int, Trick]  # (leader, winner, plays)
 class WildTwistView(TrickView):
     """What one seat of a Wild Twist Hearts match may know."""
 
-    hand: tuple[Card, ...]  # this seat's cards (the game's own class)
+    # TrickView's card fields, narrowed to this game's own card class
+    hand: tuple[Card, ...]  # this seat's cards
+    trick: Trick
+    tricks: tuple[CompletedTrick, ...]
+    taken: tuple[tuple[Card, ...], ...]
+    last_trick: CompletedTrick | None
     leftovers_count: int  # face-down cards in the middle this game (0, 1 or 2)
     leftovers_to: int | None  # who took them with the first trick (unseen)
     opening_holder: int | None  # who held the Wild Club at the deal (offered the opening)

@@ -1,7 +1,8 @@
 """Seeded matches between computer levels, and tournaments built from them.
 
 Used by ``bench/ai_strength.py``, ``bench/ai_latency.py`` and the tests. Every match is
-driven by the controller on a virtual clock, exactly as ``sim`` and the app drive one.
+driven by the runner on a virtual clock, exactly as ``sim`` and the app drive one. It sits
+above the controller (which imports the computer players), not inside ``unotable.ai``.
 """
 
 from __future__ import annotations
@@ -11,16 +12,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from unotable.engine import Action, Match, get_game
+from unotable.ai import make_player
+from unotable.ai.levels import build
+from unotable.controller import Controller, Runner, Seat, VirtualClock, computer_seed
+from unotable.engine import SHEDDING, Action, Match, get_game
 
 
 def build_player(level: str, game_id: str, seed: int, hard_ms: float | None = None) -> Any:
     if level == "hard" and hard_ms is not None:
-        from .levels import build
-
         return build(level, game_id, seed, budget_ms=hard_ms)
-    from . import make_player
-
     return make_player(level, game_id, seed)
 
 
@@ -65,9 +65,7 @@ def drive(
     timed: bool = False,
 ) -> MatchLog:
     """Play ``match`` to its end (or ``max_hands`` hands, or ``max_actions`` actions) through
-    the controller, with one player object per seat."""
-    from unotable.controller import Controller, Seat, VirtualClock
-
+    the runner, with one player object per seat."""
     levels = tuple(getattr(p, "level", "?") for p in players)
     log = MatchLog(levels)
     watched = {s: _Watched(s, p, log, on_decision, timed) for s, p in enumerate(players)}
@@ -77,7 +75,7 @@ def drive(
     )
     hands_at_start = len(match.hand_results)
     history_at_start = len(match.history)
-    controller.run(max_hands=max_hands, max_actions=max_actions)
+    Runner(controller).run(max_hands=max_hands, max_actions=max_actions)
     log.decisions = list(match.history[history_at_start:])
     log.hands = list(match.hand_results[hands_at_start:])
     log.winners = match.winners
@@ -94,8 +92,6 @@ def play_match(
     hard_ms: float | None = None,
     timed: bool = False,
 ) -> MatchLog:
-    from unotable.controller import computer_seed
-
     spec = get_game(game_id)
     match = spec.new_match(len(levels), options, seed=seed)
     players = [
@@ -106,22 +102,25 @@ def play_match(
 
 
 def hand_winner(result: Any) -> int | None:
-    """The seat that went out in an UNO hand."""
+    """The seat that went out in a shedding game's hand."""
     winner = result.notes.get("winner")
     return winner if isinstance(winner, int) else None
 
 
 # -- tournaments ------------------------------------------------------------------------
 
-UNO_GAMES = ("uno", "uno-minecraft")
-
 
 def tournament_options(game_id: str, hands: int) -> dict[str, Any]:
     """Options that let one match run for ``hands`` hands (the per-hand figures are kept)."""
-    if game_id in UNO_GAMES:
-        return {"target": 10000}
-    if game_id == "wild-twist-hearts":
-        return {"length": max(1, min(99, hands))}
+    spec = get_game(game_id)
+    facts = spec.facts
+    option = {o.name: o for o in spec.options}
+    if facts.length_option:
+        o = option[facts.length_option]
+        return {o.name: max(o.minimum or 1, min(o.maximum or hands, hands))}
+    if facts.family == SHEDDING and facts.target_option:
+        # as far off as allowed: a shedding match then lasts for many hands
+        return {facts.target_option: option[facts.target_option].maximum}
     return {}
 
 
@@ -135,12 +134,13 @@ def run_block(
 ) -> list[tuple[str, float]]:
     """Play ``hands`` hands with ``lineup`` rotated by ``rotation`` seats.
 
-    Returns one (level, outcome) per seat per hand: for UNO 1.0 if that seat went out,
-    else 0.0; for the Hearts games the points the seat scored in the hand.
+    Returns one (level, outcome) per seat per hand: in a shedding game 1.0 if that seat
+    went out, else 0.0; in a trick-taking game the points the seat scored in the hand.
     """
     n = len(lineup)
     levels = [lineup[(s + rotation) % n] for s in range(n)]
     options = tournament_options(game_id, hands)
+    shedding = get_game(game_id).facts.family == SHEDDING
     outcomes: list[tuple[str, float]] = []
     played = 0
     match_seed = seed
@@ -151,7 +151,7 @@ def run_block(
         if not log.hands:
             break
         for result in log.hands:
-            if game_id in UNO_GAMES:
+            if shedding:
                 winner = hand_winner(result)
                 outcomes += [(levels[s], 1.0 if s == winner else 0.0) for s in range(n)]
             else:

@@ -1,0 +1,143 @@
+"""What the screen shows at the seams (between hands, on joining, when watching) comes from
+the table's newest snapshot, never from what an earlier one left behind."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_app_dialogs import with_deal
+from test_app_shared import open_shared_tables, serve_tables, until
+from test_app_support import controller, make_app, play_one, screen_text, settle, start
+from test_tables import Bot, connect, seat_three
+
+from unotable.app.describe import describe
+from unotable.app.screens.scoreboard import ScoreboardScreen
+from unotable.app.screens.shared import SeatPlanScreen
+from unotable.app.screens.table import TableScreen
+from unotable.controller import Intent
+from unotable.tables.client import TableClient
+from unotable.tables.remote import RemoteTable
+
+
+async def test_the_results_close_when_a_shared_table_deals_the_next_hand(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The table deals hand 2 by itself (no wait here): the "hand is over" dialog must not
+    # stay up over the new hand, eating the keys meant for it.
+    service = await serve_tables(tmp_path, monkeypatch)
+    seats = [["You", "human"], ["Bo", "human"], ["Cy", "first"]]
+    app = make_app(last_setup={"game": "uno", "seats": seats, "options": {}})
+    bo: Bot | None = None
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await open_shared_tables(pilot)
+            await pilot.press("n")
+            await until(pilot, lambda: isinstance(app.screen, SeatPlanScreen), "no seat plan")
+            await pilot.press("enter")  # Bo's seat open for a friend
+            await until(pilot, lambda: isinstance(app.screen, TableScreen), "no table")
+            (table,) = service.tables.values()
+            bo = await connect(service, 2)
+            await bo.client.send({"type": "join", "table": table.table_id, "name": "Bo"})
+            bo_plays = asyncio.ensure_future(
+                bo.until(lambda b: bool(b.snap and b.snap.view.hand_number >= 2))
+            )
+            (table,) = service.tables.values()
+            for _ in range(3000):
+                if table.controller.match.hand_number >= 2:
+                    break
+                screen = app.screen
+                mine = isinstance(screen, TableScreen) and screen.acting_human() is not None
+                if mine:
+                    await play_one(pilot)
+                elif not isinstance(screen, TableScreen | ScoreboardScreen):
+                    await play_one(pilot)  # the game's own question (a challenge, a colour)
+                else:
+                    await pilot.pause(0.01)
+            await until(pilot, lambda: table.controller.match.hand_number >= 2, "no hand 2")
+            await until(
+                pilot,
+                lambda: (
+                    isinstance(app.screen, TableScreen) and app.screen.snap.view.hand_number == 2
+                ),
+                "the results of hand 1 stayed up over hand 2",
+            )
+            assert "The hand is over" not in screen_text(app)
+            await bo_plays
+    finally:
+        if bo is not None:
+            await bo.client.close()
+        await service.stop()
+
+
+def test_a_card_kept_last_hand_is_not_in_the_next_hands_status() -> None:
+    # Ana has nothing to play, draws Y9 (no match either) and keeps it; Bo goes out.
+    ctrl = with_deal(
+        controller("uno", ["human", "first"], seed=1),
+        hands=[["B3", "G2"], ["R2"]],
+        first_discard="R5",
+        dealer=1,
+        draw_pile=["Y9", "B1", "B2", "B4", "B5", "B6"],
+    )
+    ctrl.submit(Intent(0, "draw"))
+    assert ctrl.snapshot(0).kept is not None  # "You drew Y9: it does not match ..."
+    ctrl.run(deal=False)
+    assert ctrl.hand_over
+    ctrl.next_hand()
+    for _ in range(50):  # every position of the new hand up to Ana's own turn
+        snap = ctrl.snapshot(0)
+        assert snap.kept is None, f"hand {snap.view.hand_number} still says Ana kept a card"
+        if snap.my_turn or ctrl.over:
+            break
+        ctrl.run(max_actions=1)
+
+
+async def test_a_table_opened_mid_hand_shows_the_latest_moves() -> None:
+    # Like a player joining (or rejoining) a table already in play: the centre's recent
+    # lines come with the first snapshot, not only from moves made after it.
+    ctrl = controller("uno", ["first", "first", "human"], seed=7)
+    ctrl.run()  # the computers move before the human's first turn
+    played = [e for e in ctrl.match.log if e.kind == "play"]
+    assert played, "the deal gave the computers no move"
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await start(pilot, ctrl)
+        await settle(pilot)
+        last = describe(played[-1], table.names(), table.card_style)
+        assert last and last in screen_text(app)
+
+
+async def test_a_spectator_is_told_they_watch_not_to_take_the_keyboard(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = await serve_tables(tmp_path, monkeypatch)
+    players: list[Bot] = []
+    try:
+        players = await seat_three(service, "uno", {})
+        (table,) = service.tables.values()
+        client = await TableClient.connect(service.socket_path)
+        await client.send({"type": "watch", "table": table.table_id})
+        joined = await _frame(client, "joined")
+        first = await _frame(client, "snapshot")
+        remote = RemoteTable(client, joined, first)
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.start_shared(remote)
+            await until(pilot, lambda: isinstance(app.screen, TableScreen), "no table")
+            await until(pilot, lambda: "watching" in screen_text(app), "no watching words")
+            assert "takes the keyboard" not in screen_text(app)
+    finally:
+        for bot in players:
+            await bot.client.close()
+        await service.stop()
+
+
+async def _frame(client: TableClient, kind: str) -> dict[str, Any]:
+    for _ in range(100):
+        message = await client.receive(timeout=20)
+        assert message is not None, "the table closed"
+        if message.get("type") == kind:
+            return message
+    raise AssertionError(f"no {kind} frame")

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from match_driver import played
 from test_app_dialogs import with_deal
-from test_app_support import make_app, screen_text, settle
 from test_app_shared import open_shared_tables, serve_tables, until
+from test_app_support import make_app, screen_text, settle
 from test_tables import connect
 
 from unotable.app.main import UnoTableApp

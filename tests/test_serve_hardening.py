@@ -369,3 +369,93 @@ async def test_refused_joins_and_wrong_codes_are_logged_with_quiet_repeats(
     ], lines
     assert refused[0] == f"tables: refused join table={table_id} from '[/x]': that seat is taken"
     assert len(refused) == 2 and refused[1].endswith("(and 10 more like it in the last 60s)")
+
+
+# -- an unexpected error: one line for the player, the traceback in the server's log -----------
+
+CRASHING_APP = r"""
+import sys
+from pathlib import Path
+from unotable.app.main import UnoTableApp
+
+
+class Crashing(UnoTableApp):
+    CSS_PATH = str(Path(sys.modules[UnoTableApp.__module__].__file__).parent / "app.tcss")
+
+    def on_ready(self) -> None:
+        super().on_ready()
+        self.call_later(self.boom)
+
+    def boom(self) -> None:
+        secret = "/srv/secret/path"  # a local a traceback with locals would show
+        raise RuntimeError(f"boom in {secret}")
+
+
+app = Crashing(data_dir=Path(sys.argv[1]), debug="--debug" in sys.argv)
+app.run()
+sys.exit(app.return_code or 0)
+"""
+
+
+async def test_a_served_players_error_is_one_line_and_the_traceback_is_logged(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    import asyncssh
+    from test_serve_limits import last_setting
+    from test_serve_ssh import connect, open_table, read_to_end, running_table
+
+    caplog.set_level(logging.INFO, "unotable.serve")
+    script = tmp_path / "crashing.py"
+    script.write_text(CRASHING_APP)
+    async with running_table(
+        asyncssh.generate_private_key("ssh-ed25519"),
+        data_dir=tmp_path / "data",
+        app_argv=lambda d: [sys.executable, str(script), str(d)],
+        shared_tables=False,
+    ) as table:
+        async with connect(table) as conn:
+            process = await open_table(conn)
+            output = await asyncio.wait_for(read_to_end(process), WAIT)
+            status = process.exit_status
+        deadline = time.monotonic() + WAIT
+        while "failed:" not in caplog.text:
+            assert time.monotonic() < deadline, caplog.text
+            await asyncio.sleep(0.02)
+    text = output.decode("utf-8", "replace")
+    assert "Traceback" not in text and "secret" not in text and "boom" not in text, text
+    assert "unotable: sorry, an unexpected error ended the game; the server's log has it." in text
+    assert status == 1
+    assert last_setting(output, 1049) == b"l" and last_setting(output, 25) == b"h"
+    logged = caplog.text
+    assert "Traceback (most recent call last)" in logged
+    assert "RuntimeError: boom in /srv/secret/path" in logged
+
+
+@pytest.mark.parametrize("debug", [False, True])
+async def test_a_local_error_without_debug_is_one_line(tmp_path: Path, debug: bool) -> None:
+    from unotable.serve.child import PtyChild
+
+    script = tmp_path / "crashing.py"
+    script.write_text(CRASHING_APP)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("UNOTABLE_")}
+    env["TERM"] = "xterm-256color"
+    argv = [sys.executable, str(script), str(tmp_path), *(["--debug"] if debug else [])]
+    child = await PtyChild.spawn(argv, env, 100, 30)
+    output = bytearray()
+    try:
+        while data := await asyncio.wait_for(child.read(), WAIT):
+            output += data
+        status = await asyncio.wait_for(child.wait(), WAIT)
+    finally:
+        child.close()
+    text = output.decode("utf-8", "replace")
+    assert status == 1
+    if debug:
+        assert "Traceback" in text
+        return
+    text = text.replace("\r\n", "")  # the line wraps at the terminal's width
+    log_file = tmp_path / "errors.log"
+    assert "Traceback" not in text and "secret" not in text, text
+    assert f"an unexpected error ended the game; details in {log_file}" in text
+    assert "RuntimeError: boom in /srv/secret/path" in log_file.read_text()
+    assert oct(log_file.stat().st_mode & 0o777) == oct(0o600)

@@ -26,6 +26,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="draw cards with ASCII letters only (for terminals that mangle suit symbols)",
     )
     parser.add_argument("--seed", type=int, metavar="N", help="deal the first match from this seed")
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="on an unexpected error, show its traceback here (else it goes to errors.log)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -47,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
         ascii_cards=bool(args.ascii),
         seed=args.seed,
         resume=bool(args.resume),
+        debug=bool(getattr(args, "debug", False)),
     )
     app.run()
     return app.return_code or 0

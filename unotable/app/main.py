@@ -48,8 +48,11 @@ class UnoTableApp(App[None]):
         resume: bool = False,
         prefs: Prefs | None = None,
         use_store: bool = True,
+        debug: bool = False,
     ) -> None:
         super().__init__()
+        # --debug (or TEXTUAL=debug): an unexpected error shows its traceback here
+        self.debug_errors = debug or "debug" in self.features
         if self.no_color:
             from .nocolor import StripColour
 
@@ -412,6 +415,21 @@ class UnoTableApp(App[None]):
         as plain text, whatever the caller asked (Textual's Widget.notify asks for markup)."""
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
+    def _handle_exception(self, error: Exception) -> None:
+        """An unexpected error. Without --debug, and always when served, the player gets one
+        line and the traceback (with its paths) goes to the log: the server's when served,
+        else a file in the data dir. Textual's own handling would print locals and paths."""
+        if self.debug_errors and not self.served:
+            super()._handle_exception(error)
+            return
+        self._return_code = 1
+        if self._exception is None:  # run_test re-raises it for the test
+            self._exception = error
+            self._exception_event.set()
+        where = _log_error(error, self.served, self.data_dir if self.use_store else None)
+        self._exit_renderables.append(apology(self.served, where))
+        self._close_messages_no_wait()
+
     # -- served mode (unotable serve): nothing that writes files or reaches outside ------------
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
@@ -447,6 +465,48 @@ SERVED_NOTICE_ENV = "UNOTABLE_SERVED_NOTICE"
 SESSION_ENV = "UNOTABLE_SESSION"  # a web tab's own name: its Continue finds its own match
 # Palette commands a served player keeps; Textual's others (Screenshot) write files.
 SERVED_COMMANDS = frozenset({"Theme", "Quit", "Keys", "Minimize", "Maximize"})
+
+
+ERROR_LOG_ENV = "UNOTABLE_ERROR_FD"  # set by `serve ssh`: a pipe into the server's log
+ERROR_LOG_NAME = "errors.log"  # in the data dir, at a local terminal
+
+
+def apology(served: bool, where: str | None) -> str:
+    """The one line a player sees after an unexpected error."""
+    if served:
+        return "unotable: sorry, an unexpected error ended the game; the server's log has it."
+    if where:
+        return (
+            f"unotable: sorry, an unexpected error ended the game; details in {where} "
+            "(unotable --debug shows them here)."
+        )
+    return "unotable: sorry, an unexpected error ended the game (unotable --debug shows it)."
+
+
+def _log_error(error: BaseException, served: bool, data_dir: Path | None) -> str | None:
+    """Writes the traceback where the player's terminal is not; returns where, if a file."""
+    import time
+    import traceback
+
+    text = "".join(traceback.format_exception(error))
+    stamp = time.strftime("%Y-%m-%d %H:%M:%S")
+    entry = f"{stamp} unotable pid {os.getpid()}: unexpected error\n{text}"
+    with contextlib.suppress(OSError, ValueError):
+        if served and (fd := os.environ.get(ERROR_LOG_ENV, "")).isdigit():
+            os.write(int(fd), entry.encode("utf-8", "replace")[-60_000:])
+            return None
+        if served and not os.isatty(2):  # serve web: stderr is a pipe to the server
+            os.write(2, entry.encode("utf-8", "replace")[-60_000:])
+            return None
+    if data_dir is None:
+        return None
+    path = Path(data_dir) / ERROR_LOG_NAME
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        with os.fdopen(fd, "a", encoding="utf-8") as file:
+            file.write(entry)
+        return str(path)
+    return None
 
 
 def _session_tag() -> str | None:

@@ -37,11 +37,12 @@ from .clock import Clock, RealClock, VirtualClock
 from .pacing import Pace
 from .seats import Seat, computer_seed, make_computer
 from .snapshot import Intent, SeatInfo, Snapshot
-from .steps import Ask, AskHuman, Deal, Over, React, StandIn, Step, Think, WaitUntil
+from .steps import Ask, AskHuman, Deal, Over, React, StandIn, Step, Think, TimeOut, WaitUntil
 
 # events after which cards have changed owners (pass three, pass-hand 8s)
 _HANDS_MOVED_EVENTS = frozenset({"pass", "pass_hand"})
 STAND_IN_LEVEL = "normal"  # who plays for a human who is away past the grace
+MISSED_TURNS_AWAY = 2  # turns timed out in a row before a seat counts as away
 RECENT_EVENTS = 8  # the current hand's latest events a snapshot carries
 
 
@@ -138,6 +139,10 @@ class Controller:
         self.grace: float | None = None
         self._away_since: dict[int, float] = {}
         self._stand_ins: dict[int, Any] = {}
+        # seconds a human has for a turn before a computer plays it (None: no limit), and
+        # the turns each seat let run out in a row
+        self.turn_timeout: float | None = None
+        self._missed: dict[int, int] = {}
 
     # -- saving -------------------------------------------------------------------------
 
@@ -411,7 +416,10 @@ class Controller:
         turn = self.turn()
         due = asks[0].due if asks else None
         if turn.human and turn.seat is not None:
-            return AskHuman((turn.seat,), _earliest([*moments, due]))
+            deadline = self.turn_deadline()
+            if deadline is not None and now >= deadline:
+                return TimeOut(turn.seat)
+            return AskHuman((turn.seat,), _earliest([*moments, due, deadline]))
         until = _earliest([*moments, due])
         if until is None:  # no computer to ask and no human: an engine or seat bug
             raise RuntimeError("the match is not over but nobody may act")
@@ -429,6 +437,42 @@ class Controller:
         if self.grace is None:
             return []
         return [t + self.grace for s, t in self._away_since.items() if s not in self._stand_ins]
+
+    # -- turn time-outs (shared tables) ------------------------------------------------------
+
+    def turn_deadline(self) -> float | None:
+        """When the awaited human's turn runs out (None: no limit, or no human's turn)."""
+        if self.turn_timeout is None or self.match.over or self.match.hand_over:
+            return None
+        turn = self.turn()
+        if not turn.human or turn.seat is None:
+            return None
+        return self._since + self.turn_timeout
+
+    def time_out(self, seat: int) -> list[Event]:
+        """``seat``'s time ran out: a computer plays this one turn for it. Its player
+        counts as away after MISSED_TURNS_AWAY of these in a row."""
+        from unotable.ai import make_player
+
+        turn = self.turn()
+        if turn.seat != seat or not turn.human:
+            return []
+        player = self._stand_ins.get(seat) or make_player(
+            STAND_IN_LEVEL, self.spec.id, computer_seed(self.match.seed, seat)
+        )
+        action = player.choose(self.match.view(seat))
+        if action not in self.legal(seat):
+            action = next(a for a in self.legal(seat) if a.kind not in OUT_OF_TURN_KINDS)
+        missed = self._missed.get(seat, 0) + 1
+        events = self.apply(seat, action)
+        self._missed[seat] = missed  # apply() forgets misses: this one was not the player
+        if missed >= MISSED_TURNS_AWAY:
+            self._away_since[seat] = self.clock.now() - (self.grace or 0.0)
+            self.stand_in(seat, player)
+        return events
+
+    def missed_turns(self, seat: int) -> int:
+        return self._missed.get(seat, 0)
 
     # -- between hands ------------------------------------------------------------------------
 
@@ -634,6 +678,7 @@ class Controller:
         if isinstance(action, str):
             action = self.match.parse_action(action)
         events = list(self.match.apply(seat, action))
+        self._missed.pop(seat, None)
         self._moved()
         self._kept.pop(seat, None)
         events += self._keep_if_forced()
@@ -768,7 +813,12 @@ class Controller:
             spectator=spectator,
             fast_forward=self.fast_forward,
             undo_refused=self.undo_refused(),
+            turn_ends_in=self._turn_ends_in(),
         )
+
+    def _turn_ends_in(self) -> float | None:
+        deadline = self.turn_deadline()
+        return None if deadline is None else max(0.0, round(deadline - self.clock.now(), 1))
 
     def _deal_in(self) -> float | None:
         at = self.deal_at() if self.match.hand_over else None

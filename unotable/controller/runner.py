@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from .clock import VirtualClock
-from .steps import AskHuman, Deal, Over, React, StandIn, Think, WaitUntil
+from .steps import AskHuman, Deal, Over, React, StandIn, Think, TimeOut, WaitUntil
 
 if TYPE_CHECKING:
     from unotable.engine import Action
@@ -80,21 +80,32 @@ class Runner:
                 break
             if isinstance(step, StandIn):
                 self._stand_in(step.seat)
+            elif isinstance(step, TimeOut):
+                self._time_out(step.seat)
             elif c.hand_over:
                 if not deal:
                     break
                 c.next_hand()
             elif isinstance(step, Think | React):
-                c.perform(step.ask)
+                if not c.perform(step.ask):
+                    continue
             elif isinstance(step, WaitUntil) or (isinstance(step, AskHuman) and c.asks()):
                 # a computer's pause, or the head start humans get to react: no human
                 # acts here, so time moves on to the computer
                 self._sleep_until(step.at if isinstance(step, WaitUntil) else c.asks()[0].due)
+                continue
             else:
                 break  # only a human may act now
+            if self.on_change is not None:
+                self._changed_inline()
         else:
             raise RuntimeError(f"match seed {c.match.seed} did not end")
         return c.turn()
+
+    def _changed_inline(self) -> None:
+        assert self.on_change is not None
+        if inspect.isawaitable(self.on_change()):
+            raise TypeError("run() cannot wait for a coroutine's on_change: use drive()")
 
     def _sleep_until(self, moment: float) -> None:
         clock = self.controller.clock
@@ -116,6 +127,8 @@ class Runner:
                 c.next_hand()
             elif isinstance(step, StandIn):
                 self._stand_in(step.seat)
+            elif isinstance(step, TimeOut):
+                self._time_out(step.seat)
             elif isinstance(step, React):
                 if not c.react(step.ask):
                     continue  # nothing changed: it chose not to act
@@ -179,6 +192,16 @@ class Runner:
         c = self.controller
         c.stand_in(seat)
         self._notice(f"A Normal computer plays for {c.name(seat)} until they return.")
+
+    def _time_out(self, seat: int) -> None:
+        c = self.controller
+        c.time_out(seat)
+        if c.standing_in(seat):
+            self._notice(
+                f"{c.name(seat)} missed two turns: a computer plays for them until they act."
+            )
+        else:
+            self._notice(f"{c.name(seat)}'s time ran out: a computer played that turn.")
 
     def _notice(self, text: str) -> None:
         if self.on_notice is not None:

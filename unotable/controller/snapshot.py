@@ -55,6 +55,7 @@ class Snapshot:
     spectator: bool = False  # the viewer watches: it has no seat at this table
     fast_forward: bool = False  # computers play without pauses until a human decides
     undo_refused: str | None = "Undo is not offered here."  # why not; None: it is allowed
+    turn_ends_in: float | None = None  # seconds the awaited human has left (time-outs on)
 
     @property
     def my_turn(self) -> bool:

@@ -46,6 +46,13 @@ class StandIn:
 
 
 @dataclass(frozen=True, slots=True)
+class TimeOut:
+    """A human let their turn's time run out: a computer plays that one turn for them."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class AskHuman:
     """The table waits for these humans (a decision, or being ready for the next hand).
 
@@ -69,4 +76,4 @@ class Over:
     """The match has ended."""
 
 
-Step = Deal | Think | React | StandIn | AskHuman | WaitUntil | Over
+Step = Deal | Think | React | StandIn | TimeOut | AskHuman | WaitUntil | Over

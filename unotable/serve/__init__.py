@@ -12,7 +12,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from unotable.tables import DEFAULT_GRACE, DEFAULT_IDLE_CLOSE, DEFAULT_MAX_SEATS, DEFAULT_MAX_TABLES
+from unotable.tables import (
+    DEFAULT_GRACE,
+    DEFAULT_IDLE_CLOSE,
+    DEFAULT_MAX_SEATS,
+    DEFAULT_MAX_TABLES,
+    DEFAULT_TURN_TIME,
+    MAX_TURN_TIME,
+    MIN_TURN_TIME,
+)
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_SSH_PORT = 2222
@@ -208,6 +216,15 @@ def _add_table_limits(common: argparse.ArgumentParser) -> None:
         f"(default {DEFAULT_GRACE:g})",
     )
     tables.add_argument(
+        "--turn-time",
+        type=_turn_seconds,
+        default=DEFAULT_TURN_TIME,
+        metavar="SECONDS",
+        help="how long a player at a shared table has for a turn before a computer plays it; "
+        f"two missed turns in a row and the seat counts as away (default {DEFAULT_TURN_TIME:g}, "
+        f"{MIN_TURN_TIME} to {MAX_TURN_TIME}, 0 no limit)",
+    )
+    tables.add_argument(
         "--table-idle-minutes",
         type=_minutes,
         default=DEFAULT_IDLE_CLOSE / 60,
@@ -229,12 +246,25 @@ def _table_seats(text: str) -> int:
     return value
 
 
+def _turn_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if value != 0 and not MIN_TURN_TIME <= value <= MAX_TURN_TIME:
+        raise argparse.ArgumentTypeError(
+            f"a turn's time is {MIN_TURN_TIME} to {MAX_TURN_TIME} seconds, or 0 for no limit"
+        )
+    return value
+
+
 def table_settings(args: argparse.Namespace) -> dict[str, object]:
     """The shared tables' limits, as TableService takes them."""
     return {
         "max_tables": args.max_tables,
         "max_seats": args.max_seats,
         "grace": args.rejoin_grace,
+        "turn_time": args.turn_time,
         "idle_close": args.table_idle_minutes * 60,
     }
 

@@ -29,6 +29,7 @@ SERVER_ENV_ALLOWED = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "PYT
 # Set by the server: the app then offers nothing that writes files (see app/main.py).
 SERVED_ENV = "UNOTABLE_SERVED"
 SERVED_NOTICE_ENV = "UNOTABLE_SERVED_NOTICE"
+ERROR_LOG_ENV = "UNOTABLE_ERROR_FD"  # a pipe to the server's log, for the app's tracebacks
 SESSION_ENV = "UNOTABLE_SESSION"  # a web tab's name for itself (see serve/web.py)
 DEFAULT_TERM = "xterm-256color"
 _ENV_VALUE = re.compile(r"[A-Za-z0-9_.@+:-]{1,64}")
@@ -122,6 +123,7 @@ class PtyChild:
         xpixels: int = 0,
         ypixels: int = 0,
         cwd: Path | None = None,
+        pass_fds: Sequence[int] = (),
     ) -> PtyChild:
         """Start ``argv`` on a new pty. ``cwd``: its working directory (the player's data
         dir, so that nothing it writes by a relative path lands in the server's directory)."""
@@ -135,6 +137,7 @@ class PtyChild:
                 stderr=slave,
                 env=dict(env),
                 cwd=cwd,
+                pass_fds=tuple(pass_fds),  # the error pipe into the server's log
                 start_new_session=True,
                 preexec_fn=_take_controlling_terminal,
             )

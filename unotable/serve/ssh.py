@@ -22,7 +22,7 @@ from typing import Any
 import asyncssh
 
 from unotable.serve import WILDCARD_HOSTS, ServeError, is_loopback
-from unotable.serve.child import TERMINAL_RESET, PtyChild, app_argv, child_env
+from unotable.serve.child import ERROR_LOG_ENV, TERMINAL_RESET, PtyChild, app_argv, child_env
 from unotable.serve.limits import GuessPenalty, LoginGate, QuietLog
 from unotable.serve.paths import safe_name, user_data_dir
 from unotable.tables import IDENTITY_ENV, PLAYER_ENV, TABLES_ENV
@@ -494,11 +494,28 @@ class SshTable:
             env[PLAYER_ENV] = safe_name(user)[:16]
             if connection.key_fingerprint:  # a key is an identity; a name alone is not
                 env[IDENTITY_ENV] = "key:" + connection.key_fingerprint
-        child = await PtyChild.spawn(
-            self.settings.app_argv(data_dir), env, cols, rows, xpixels, ypixels, cwd=data_dir
-        )
+        # the app's tracebacks come up this pipe into our log, never to the player's terminal
+        errors_read, errors_write = os.pipe()
+        env[ERROR_LOG_ENV] = str(errors_write)
+        try:
+            child = await PtyChild.spawn(
+                self.settings.app_argv(data_dir),
+                env,
+                cols,
+                rows,
+                xpixels,
+                ypixels,
+                cwd=data_dir,
+                pass_fds=(errors_write,),
+            )
+        except BaseException:
+            os.close(errors_read)
+            raise
+        finally:
+            os.close(errors_write)
         self.children.add(child)
         log.info("table open user=%s pid=%d size=%dx%d", user, child.pid, cols, rows)
+        errors_logged = asyncio.create_task(_log_child_errors(errors_read, user, child.pid))
         activity = _Activity()
         output = asyncio.create_task(_pump_output(child, process))
         keys = asyncio.create_task(_pump_input(child, process, activity))
@@ -518,6 +535,10 @@ class SshTable:
                 task.cancel()
             child.close()
             self.children.discard(child)
+            # the pipe ends with the app (and anything it started); bounded all the same
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(errors_logged), DRAIN_GRACE)
+            errors_logged.cancel()
         status = child.process.returncode
         log.info("table closed user=%s pid=%d status=%s", user, child.pid, status)
         if ended_by_app:
@@ -570,6 +591,30 @@ async def _pump_output(child: PtyChild, process: asyncssh.SSHServerProcess[bytes
             await process.stdout.drain()
         except (asyncssh.Error, OSError):
             client_gone = True
+
+
+MAX_ERROR_LOG = 64 * 1024  # of one table's error output; the rest is dropped
+
+
+async def _log_child_errors(fd: int, user: str, pid: int) -> None:
+    """What the app wrote to its error pipe (an unexpected error's traceback), logged once
+    it closes."""
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    pipe = os.fdopen(fd, "rb", buffering=0)
+    transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), pipe)
+    kept = bytearray()
+    try:
+        while chunk := await reader.read(READ_ERRORS):
+            kept += chunk[: max(0, MAX_ERROR_LOG - len(kept))]
+    finally:
+        transport.close()
+        if kept.strip():
+            text = kept.decode("utf-8", "replace").rstrip()
+            log.error("table user=%s pid=%d failed:\n%s", user, pid, text)
+
+
+READ_ERRORS = 4096
 
 
 def _write(process: asyncssh.SSHServerProcess[bytes], data: bytes) -> None:

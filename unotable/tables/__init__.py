@@ -14,3 +14,5 @@ DEFAULT_MAX_TABLES = 10
 DEFAULT_MAX_SEATS = 8  # every game seats 2 to 8; a server may allow fewer per table
 DEFAULT_GRACE = 120.0  # seconds a dropped player's seat waits before a computer plays it
 DEFAULT_IDLE_CLOSE = 30 * 60.0  # an unstarted or deserted table is closed (its save stays)
+DEFAULT_TURN_TIME = 60.0  # seconds for a turn before a computer plays it (0: no limit)
+MIN_TURN_TIME, MAX_TURN_TIME = 10, 600

@@ -30,7 +30,15 @@ from unotable.store.files import atomic_write
 from unotable.store.matches import MatchFile, MatchGone, MatchInUse, summary_of
 from unotable.store.saves import SaveError
 
-from . import DEFAULT_GRACE, DEFAULT_IDLE_CLOSE, DEFAULT_MAX_SEATS, DEFAULT_MAX_TABLES
+from . import (
+    DEFAULT_GRACE,
+    DEFAULT_IDLE_CLOSE,
+    DEFAULT_MAX_SEATS,
+    DEFAULT_MAX_TABLES,
+    DEFAULT_TURN_TIME,
+    MAX_TURN_TIME,
+    MIN_TURN_TIME,
+)
 from .protocol import (
     MAX_CLIENT_FRAME,
     ProtocolError,
@@ -61,8 +69,12 @@ class TableService:
         speed: str = "normal",
         clock: Callable[[], float] = time.monotonic,
         hand_over_wait: float | None = None,
+        turn_time: float | None = DEFAULT_TURN_TIME,
     ) -> None:
+        """``turn_time``: seconds a player has for a turn before a computer plays it, for
+        tables whose creator does not choose (None or 0: no limit)."""
         self.dir = Path(data_dir) / "tables"
+        self.turn_time = turn_time or None
         self.max_tables = max_tables
         self.max_seats = max_seats
         self.grace = grace
@@ -132,7 +144,10 @@ class TableService:
             except MatchInUse:
                 log.info("table %s is open in another server", table_id)
                 continue
-            table = self._make_table(table_id, controller, seats, match_file, meta["started"])
+            turn_time = meta.get("turn_time", self.turn_time)
+            table = self._make_table(
+                table_id, controller, seats, match_file, meta["started"], turn_time
+            )
             for seat, state in enumerate(seats):
                 if state.human and state.holder is not None:
                     controller.set_present(seat, False)  # everyone must sit down again
@@ -146,6 +161,7 @@ class TableService:
         seats: list[SeatState],
         match_file: MatchFile,
         started: bool,
+        turn_time: float | None = None,
     ) -> Table:
         controller.undo_allowed = False
         extra = {} if self.hand_over_wait is None else {"hand_over_wait": self.hand_over_wait}
@@ -158,6 +174,7 @@ class TableService:
             started=started,
             on_change=self._write_meta,
             clock=self.clock,
+            turn_time=turn_time,
             **extra,
         )
         self.tables[table_id] = table
@@ -170,6 +187,7 @@ class TableService:
             "table": table.table_id,
             "match": table.match_file.match_id,
             "started": table.started,
+            "turn_time": table.turn_time,
             "seats": [s.to_meta() for s in table.seats],
         }
         text = json.dumps(meta, indent=1)
@@ -252,6 +270,7 @@ class TableService:
         options = message.get("options") or {}
         if not isinstance(options, dict):
             raise ValueError("options are a map")
+        turn_time = _turn_time(message["turn_time"]) if "turn_time" in message else self.turn_time
         seed = secrets.randbits(63)
         controller = Controller(
             game, [Seat(s.name, s.kind) for s in seats], options, seed, speed=self.speed
@@ -262,7 +281,9 @@ class TableService:
         table_id = secrets.token_hex(4)
         while table_id in self.tables:
             table_id = secrets.token_hex(4)
-        table = self._make_table(table_id, controller, seats, match_file, started=False)
+        table = self._make_table(
+            table_id, controller, seats, match_file, started=False, turn_time=turn_time
+        )
         log.info("table %s created: %s, %d seats", table_id, game, len(seats))
         return table
 
@@ -427,3 +448,16 @@ async def open_shared_tables(data_dir: Path, **settings: Any) -> tuple[TableServ
             return None, path
     await service.start()
     return service, path
+
+
+def _turn_time(value: Any) -> float | None:
+    """A table's time for a turn: None or 0 is no limit, else MIN..MAX_TURN_TIME seconds."""
+    if value is None or value == 0:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError("a turn's time is a number of seconds, or 0 for no limit")
+    if not MIN_TURN_TIME <= value <= MAX_TURN_TIME:
+        raise ValueError(
+            f"a turn's time is {MIN_TURN_TIME} to {MAX_TURN_TIME} seconds, or 0 for no limit"
+        )
+    return float(value)

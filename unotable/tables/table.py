@@ -108,7 +108,9 @@ class Table:
         on_change: Callable[[Table], None],
         clock: Callable[[], float] = time.monotonic,
         hand_over_wait: float = HAND_OVER_WAIT,
+        turn_time: float | None = None,
     ) -> None:
+        """``turn_time``: seconds a player has for a turn before a computer plays it."""
         self.table_id = table_id
         self.controller = controller
         self.seats = seats
@@ -125,6 +127,8 @@ class Table:
         # the controller knows who is away, for how long, and when the next hand is dealt
         controller.grace = grace
         controller.hand_over_wait = hand_over_wait
+        controller.turn_timeout = turn_time
+        self.turn_time = turn_time
         self.runner = Runner(controller, on_change=self._after_action, on_notice=self.system)
         self._save_lock = asyncio.Lock()
         self._applied_at = time.monotonic()  # when the latest action was applied
@@ -264,6 +268,10 @@ class Table:
         if not isinstance(action, str) or not (version is None or isinstance(version, int)):
             conn.send({"type": "refused", "reason": "an intent names an action and a version"})
             return
+        if self.controller.standing_in(seat):  # back at the keyboard after missed turns
+            self.controller.set_present(seat, True)
+            self.system(f"{self.seats[seat].name} is back; the computer stands up.")
+            self.changed()
         try:
             self.controller.submit(Intent(seat, action[:40], version))
         except EngineError as error:
@@ -334,12 +342,13 @@ class Table:
         self._applied_at = time.monotonic()
         c = self.controller
         async with self._save_lock:
-            record = c.to_record()
-            if record.finished and not self.finished:
+            record = c.record_later()  # built in the saving thread, off the table's loop
+            if c.over and not self.finished:
                 self.finished = True
-                await asyncio.to_thread(self.match_file.finish, record, c.match)
-            elif not record.finished:
-                await asyncio.to_thread(self.match_file.save, record, summary_of(c.match))
+                await asyncio.to_thread(lambda: self.match_file.finish(record(), c.match))
+            elif not c.over:
+                summary = summary_of(c.match)
+                await asyncio.to_thread(lambda: self.match_file.save(record(), summary))
         self.last_activity = self.clock()
         self.changed()
 

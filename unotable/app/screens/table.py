@@ -8,6 +8,7 @@ choices go back to the table as intents.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -49,6 +50,7 @@ from .common import TooSmall, screen_too_small
 # Kinds answered in a dialog rather than by picking a card from the hand.
 DIALOG_KINDS = ("color", "challenge", "direction", "give", "moon", "keep", "decline")
 RECENT_LINES = 6
+COUNTDOWN = 15  # seconds: a turn's time shows only when this little is left
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,7 @@ class TableScreen(Screen[None]):
         self._log_key: tuple[Any, ...] | None = None  # whose log, in which card style
         self._log_count = 0
         self._leaving = False
+        self._snap_at = time.monotonic()
         self._footer_keys: tuple[bool | None, ...] = ()
         self.set_reactive(TableScreen.snapshot, table.snapshot)
 
@@ -159,6 +162,7 @@ class TableScreen(Screen[None]):
             self.notify(news.text, timeout=4, markup=False)
 
     def watch_snapshot(self, snap: Snapshot | None) -> None:
+        self._snap_at = time.monotonic()  # the countdowns it carries start from here
         if snap is None or not self.is_mounted:
             return
         self.draw(snap)
@@ -274,13 +278,25 @@ class TableScreen(Screen[None]):
         if snap.kept is not None:  # the controller kept it: say why, to this seat only
             label = self.card_style.label(snap.kept)
             text.append(f"You drew {label}: it does not match, so you keep it.\n")
+        left = self._turn_left(snap)
         if snap.my_turn:
+            if left is not None:
+                text.append(f"{left} s left for your turn, then a computer plays it.\n", "bold")
             if self._hint is not None and self._hint[0] == snap.version:
                 text.append(f"Hint: {self._hint[1]}\n", style="italic")
             text.append(prompts.status_for(snap, self.card_style, self.uno_marked))
         else:
             text.append(self.table.waiting_words(seat))
+            if left is not None:
+                text.append(f" ({left} s left)")
         return text
+
+    def _turn_left(self, snap: Snapshot) -> int | None:
+        """Seconds left for the awaited turn, in its last COUNTDOWN seconds only."""
+        if snap.turn_ends_in is None:
+            return None
+        left = max(0, int(snap.turn_ends_in - (time.monotonic() - self._snap_at) + 0.5))
+        return left if left <= COUNTDOWN else None
 
     def _deal_words(self, snap: Snapshot) -> str:
         waiting = [

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from unotable import cli
+from unotable import cli, terminal
 from unotable.engine import get_game
 from unotable.store import saves
 from unotable.store.record import MatchRecord, SeatRecord
@@ -96,14 +96,14 @@ def test_the_check_passes_on_a_terminal_and_for_the_web_driver(monkeypatch) -> N
     monkeypatch.setenv("TERM", "xterm-256color")
     monkeypatch.setattr(sys, "stdin", Tty(True))
     monkeypatch.setattr(sys, "stdout", Tty(True))
-    assert cli.terminal_problem() is None
+    assert terminal.terminal_problem() is None
     monkeypatch.setattr(sys, "stdout", Tty(False))
-    assert "needs a terminal" in (cli.terminal_problem() or "")
+    assert "needs a terminal" in (terminal.terminal_problem() or "")
     monkeypatch.setattr(sys, "stdin", None)  # started with no stdin at all
-    assert "needs a terminal" in (cli.terminal_problem() or "")
+    assert "needs a terminal" in (terminal.terminal_problem() or "")
     # textual-serve runs each tab's app on pipes with its web driver: not refused
     monkeypatch.setenv("TEXTUAL_DRIVER", "textual.drivers.web_driver:WebDriver")
-    assert cli.terminal_problem() is None
+    assert terminal.terminal_problem() is None
 
 
 @pytest.fixture(scope="module")

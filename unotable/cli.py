@@ -7,7 +7,6 @@ modules are imported only when their command runs, so start-up stays fast.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from importlib import import_module
 from typing import NoReturn
@@ -20,7 +19,8 @@ SUBCOMMANDS = {
     "paths": ("unotable.locations", "print where settings, saves and logs are kept"),
 }
 APP_MODULE = "unotable.app.launch"
-SCRIPTED_USE = "for scripted use: unotable sim, or unotable replay FILE --text"
+
+# kept here too: the tests and other programs found them in cli first
 
 
 class Parser(argparse.ArgumentParser):
@@ -62,21 +62,6 @@ def _version() -> str:
         return f"unotable {version('unotable')}"
     except PackageNotFoundError:
         return "unotable (not installed)"
-
-
-def terminal_problem(what: str = "the table") -> str | None:
-    """Why ``what`` (a full-screen app) cannot run here, in one line, or None if it can.
-
-    Without this check Textual starts anyway: escape codes go into a file or pipe, and the
-    app waits for keys that never come.
-    """
-    if os.environ.get("TEXTUAL_DRIVER"):
-        return None  # another driver draws it (the web server's), not this terminal
-    if os.environ.get("TERM") == "dumb":
-        return f"{what} needs a terminal that can draw on the screen, and TERM is 'dumb'"
-    if not all(stream is not None and stream.isatty() for stream in (sys.stdin, sys.stdout)):
-        return f"{what} needs a terminal: standard input and output must both be one"
-    return None
 
 
 def main(argv: list[str] | None = None) -> int:

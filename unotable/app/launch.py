@@ -36,7 +36,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from unotable.cli import SCRIPTED_USE, terminal_problem
+    from unotable.terminal import SCRIPTED_USE, terminal_problem
 
     problem = terminal_problem()
     if problem:

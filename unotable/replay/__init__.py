@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         except BrokenPipeError:  # e.g. piped into head
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    from unotable.cli import terminal_problem
+    from unotable.terminal import terminal_problem
 
     problem = terminal_problem("the replay viewer")
     if problem:

@@ -525,6 +525,8 @@ class SshTable:
         try:
             await asyncio.wait({keys, exited, idle, stopping}, return_when=asyncio.FIRST_COMPLETED)
             ended_by_app = exited.done()
+            # what ended it, before the tasks below are cancelled (and so done)
+            client_left, idled = keys.done(), idle.done()
             if not ended_by_app:
                 await child.hang_up(HANGUP_GRACE)
             # Let the app's last output (it restores the terminal) reach the client.
@@ -543,10 +545,10 @@ class SshTable:
         log.info("table closed user=%s pid=%d status=%s", user, child.pid, status)
         if ended_by_app:
             return status if status is not None and status >= 0 else 1
-        if keys.done():
+        if client_left:
             return 0  # the client left; nobody to tell
         _write(process, TERMINAL_RESET)
-        if idle.done():
+        if idled:
             _say(process, "unotable: disconnected, idle too long. Your match is saved.")
             return 1
         _say(process, "unotable: the server is shutting down. Your match is saved.")

@@ -127,11 +127,18 @@ class UnoPresentation(GamePresentation):
             )
         if "keep" in kinds:
             label = self.label(view.drawn) if view.drawn is not None else "it"
-            uno_variant = any(a.uno for a in legal)
+            plays = [a for a in legal if a.kind == "play"]
+            # the play that leaves one card is offered with the UNO call first: U cannot
+            # be pressed while the dialog is open
+            calls = [a for a in plays if a.uno]
             options = [
-                (str(a), f"Play {self.play_label(a.card, a.choice)}" + (" (UNO!)" if a.uno else ""))
-                for a in legal
-                if a.kind == "play" and (a.uno == ask.uno_marked or not uno_variant)
+                (str(a), f"Play {self.play_label(a.card, a.choice)} and call UNO!") for a in calls
+            ]
+            plain = "Play {} without calling UNO" if calls else "Play {}"
+            options += [
+                (str(a), plain.format(self.play_label(a.card, a.choice)))
+                for a in plays
+                if not a.uno
             ]
             options.append(("keep", "Keep it and end the turn"))
             return Dialog(f"You drew {label}, and it can be played", options)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from unotable import cli, terminal
+from unotable import terminal
 from unotable.engine import get_game
 from unotable.store import saves
 from unotable.store.record import MatchRecord, SeatRecord

@@ -108,7 +108,7 @@ def test_shared_table_limits_reach_both_servers(
 
     given: dict[str, object] = {}
 
-    def fake_web(*_: object, shared_tables: bool, tables: dict[str, object]) -> int:
+    def fake_web(*_: object, shared_tables: bool, tables: dict[str, object], limits: object) -> int:
         given["web"] = (shared_tables, tables)
         return 0
 

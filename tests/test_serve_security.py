@@ -326,7 +326,7 @@ async def test_saves_belong_to_the_key_and_the_child_env_is_allow_listed(
         names[how] = set(output.split("names ")[1].split("\r\n")[0].split(","))
         allowed = {*SERVER_ENV_ALLOWED, "TERM", "HOME", "UNOTABLE_SERVED", "LC_CTYPE"}
         allowed |= {"UNOTABLE_SERVED_NOTICE", "UNOTABLE_TABLES", "UNOTABLE_PLAYER"}
-        allowed |= {"UNOTABLE_IDENTITY"}
+        allowed |= {"UNOTABLE_IDENTITY", "UNOTABLE_ERROR_FD"}  # the pipe for tracebacks
         assert names[how] <= allowed, names[how] - allowed
         assert "AWS_SECRET_ACCESS_KEY" not in output
         assert {"UNOTABLE_TABLES", "UNOTABLE_PLAYER"} <= names[how]  # shared tables

@@ -7,9 +7,9 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Markdown, Static
+from textual.widgets import Footer, Static
 from textual.widgets import MarkdownViewer as _Viewer
 
 from .common import TooSmall
@@ -82,15 +82,52 @@ class RulesScreen(Screen[None]):
         self.dismiss(None)
 
 
+def keys_table(text: str | None = None) -> tuple[list[tuple[str, str]], str]:
+    """The keys page as (key, what it does) rows and the paragraphs after the table."""
+    rows: list[tuple[str, str]] = []
+    notes: list[str] = []
+    for line in (text if text is not None else help_text("keys")).splitlines():
+        if line.startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) == 2 and not set(cells[0]) <= set("-") and cells[0] != "Key":
+                rows.append((cells[0], cells[1]))
+        elif rows and not line.startswith("#"):
+            notes.append(line)
+    return rows, " ".join(" ".join(notes).split())
+
+
 class KeysScreen(ModalScreen[None]):
+    """Every key of the table, in a box that scrolls: at 80x24 not all rows fit."""
+
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,question_mark,q,enter", "close", "Close")
+        Binding("escape,question_mark,q,enter", "close", "Close"),
+        Binding("j", "scroll(1)", "Down", show=False),
+        Binding("k", "scroll(-1)", "Up", show=False),
     ]
 
     def compose(self) -> ComposeResult:
+        from rich.table import Table
+        from rich.text import Text
+
+        rows, notes = keys_table()
+        table = Table(box=None, show_header=False, padding=(0, 1), expand=True)
+        table.add_column("key", style="bold", no_wrap=True)
+        table.add_column("does", ratio=1)
+        for key, does in rows:
+            table.add_row(Text(key), Text(does))
         with Vertical(classes="dialog", id="keys-box"):
-            yield Markdown(help_text("keys"), id="keys-text")
-            yield Static("Esc to close", classes="dialog-hint")
+            yield Static("Keys", classes="dialog-title")
+            with VerticalScroll(id="keys-text"):
+                yield Static(table, id="keys-rows")
+                yield Static(Text(notes), id="keys-notes")
+            yield Static("↑ ↓ j k PgUp PgDn Home End scroll · Esc closes", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#keys-text").focus()
+
+    def action_scroll(self, step: int) -> None:
+        box = self.query_one("#keys-text", VerticalScroll)
+        box.scroll_relative(y=step, animate=False)
 
     def action_close(self) -> None:
         self.dismiss(None)

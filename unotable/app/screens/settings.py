@@ -78,10 +78,11 @@ class SettingsScreen(ModalScreen[None]):
             app.prefs.card_style = value
         app.save_prefs()
         self.app.screen_stack[-2].refresh(recompose=False)
+        from .table import TableScreen
+
         for screen in self.app.screen_stack:
-            refresh = getattr(screen, "refresh_table", None)
-            if refresh is not None:
-                refresh()
+            if isinstance(screen, TableScreen):
+                screen.prefs_changed()
 
     @on(Button.Pressed, "#close")
     def action_close(self) -> None:

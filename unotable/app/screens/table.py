@@ -101,6 +101,7 @@ class TableScreen(Screen[None]):
         self._log_count = 0
         self._leaving = False
         self._snap_at = time.monotonic()
+        self.snap_speed: str | None = None  # the speed last sent to the table
         self._footer_keys: tuple[bool | None, ...] = ()
         self.set_reactive(TableScreen.snapshot, table.snapshot)
 
@@ -599,11 +600,14 @@ class TableScreen(Screen[None]):
     def action_settings(self) -> None:
         from .settings import SettingsScreen
 
-        self._user_screen(SettingsScreen(), lambda _: self._settings_closed())
+        self._user_screen(SettingsScreen())
 
-    def _settings_closed(self) -> None:
+    def prefs_changed(self) -> None:
+        """A setting changed: the speed goes to the table, the rest is drawn anew (the log
+        too, from the snapshot's log: nothing of it is lost)."""
         app: Any = self.app
-        if not self.shared:
+        if not self.shared and app.prefs.speed != self.snap_speed:
+            self.snap_speed = app.prefs.speed
             self.table.send(SetSpeed(app.prefs.speed))
         self.draw(self.snap)
 

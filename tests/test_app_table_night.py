@@ -1,0 +1,81 @@
+"""Rough edges players met at a table night (issue 27), each pinned by the real app."""
+
+from __future__ import annotations
+
+from test_app_dialogs import UNO_PILE, last_actions, with_deal
+from test_app_support import controller, make_app, play_one, screen_text, settle, start, until
+from textual.widgets import RichLog, Select
+
+from unotable.app.describe import describe
+from unotable.app.screens.common import ChoiceScreen
+from unotable.app.screens.settings import SettingsScreen
+from unotable.controller import Controller, Intent, VirtualClock
+
+
+async def test_a_drawn_card_that_leaves_one_is_offered_with_the_uno_call() -> None:
+    # One card that does not play; the drawn R9 does, and leaves one card: UNO with it.
+    ctrl = with_deal(
+        controller("uno", ["human", "first"], seed=1),
+        hands=[["B3"], ["G7", "G8", "G9"]],
+        first_discard="R5",
+        dealer=1,
+        draw_pile=["R9", *UNO_PILE],
+    )
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start(pilot, ctrl)
+        await settle(pilot)
+        await pilot.press("d")
+        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "no drawn-card dialog")
+        text = screen_text(app)
+        assert "1  Play R9 and call UNO!" in text
+        assert "Play R9 without calling UNO" in text
+        await pilot.press("1")
+        await until(pilot, lambda: "R9!" in last_actions(ctrl, 0), "the call was not made")
+        assert ctrl.view(0).hand_sizes[0] == 1 and ctrl.exposed() is None
+
+
+async def test_changing_the_card_style_mid_match_keeps_the_log() -> None:
+    ctrl = controller("uno", ["human", "first", "first"], seed=7)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = await start(pilot, ctrl)
+        for _ in range(3):
+            await play_one(pilot)
+        await settle(pilot)
+        log = table.query_one("#log", RichLog)
+        lines = len(log.lines)
+        assert lines >= 3
+        await pilot.press("o")
+        await until(pilot, lambda: isinstance(app.screen, SettingsScreen), "no settings")
+        app.screen.query_one("#card-style", Select).value = "ascii"
+        await until(pilot, lambda: app.prefs.card_style == "ascii", "the style did not change")
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is table, "settings did not close")
+        assert len(log.lines) == lines, "the log was wiped by a change of card style"
+
+
+async def test_a_continued_match_shows_its_log_at_once() -> None:
+    # A match rebuilt from its record (Continue, --resume): the log is there before any move.
+    played = controller("uno", ["human", "first", "first"], seed=7)
+    played.run()
+    played.submit(Intent(0, "draw"))
+    played.run()
+    record = played.to_record()
+    again = Controller.from_record(record, clock=VirtualClock(), speed="instant")
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = await start(pilot, again)
+        await settle(pilot)
+        log = table.query_one("#log", RichLog)
+        await until(pilot, lambda: len(log.lines) >= 3, "the log was blank after Continue")
+    # at 80 columns the log is folded away: the recent moves are the centre's
+    again = Controller.from_record(record, clock=VirtualClock(), speed="instant")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await start(pilot, again)
+        await settle(pilot)
+        assert not table.query_one("#log").display
+        lines = [describe(e, table.names(), table.card_style) for e in again.match.log]
+        last = [line for line in lines if line and "deals" not in line][-1]
+        assert last in screen_text(app), "no recent moves after Continue"

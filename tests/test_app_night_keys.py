@@ -99,8 +99,7 @@ async def test_every_row_of_the_keys_overlay_is_reachable_at_80x24() -> None:
             await pilot.pause()
             assert box.scroll_y < before or before == 0, key
         assert box.scroll_y == 0
-        for key, does in rows:
-            assert f"{key}  " in seen or seen.count(key) > 0, key
-            assert does.split()[0] in seen, does
-        for word in ("Undo", "undo", "Ctrl+C", "quits."):
-            assert word in seen, word
+        for key, does in rows:  # each row's key beside the start of what it does
+            start_of_row = re.escape(key) + r" +" + r" +".join(map(re.escape, does.split()[:2]))
+            assert re.search(start_of_row, seen), (key, does)
+        assert "quits." in seen  # the notes under the table too

@@ -9,6 +9,7 @@ from textual.widgets import RichLog, Select
 from unotable.app.describe import describe
 from unotable.app.screens.common import ChoiceScreen
 from unotable.app.screens.settings import SettingsScreen
+from unotable.app.widgets.hand import KEY_NAMES, PICK_KEYS, HandView
 from unotable.controller import Controller, Intent, VirtualClock
 
 
@@ -79,3 +80,26 @@ async def test_a_continued_match_shows_its_log_at_once() -> None:
         lines = [describe(e, table.names(), table.card_style) for e in again.match.log]
         last = [line for line in lines if line and "deals" not in line][-1]
         assert last in screen_text(app), "no recent moves after Continue"
+
+
+async def test_cards_past_the_tenth_have_keys_shown_under_them() -> None:
+    # Twelve cards; the only one that plays sorts last: Shift and a number plays it.
+    hand = ["R1", "R2", "R3", "R4", "R6", "R7", "R8", "Y1", "Y2", "Y3", "Y4", "B5"]
+    ctrl = with_deal(
+        controller("uno", ["human", "first"], seed=1),
+        hands=[hand, ["G7", "G8", "G9"]],
+        first_discard="G5",
+        dealer=1,
+        draw_pile=UNO_PILE,
+    )
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await start(pilot, ctrl)
+        await settle(pilot)
+        shown = table.query_one(HandView)
+        index = [str(c) for c in shown.cards].index("B5")
+        assert index >= 10 and shown.playable == {index}
+        key = PICK_KEYS[index]
+        assert key in shown.render_text().plain.splitlines()[-2], "no key under the 11th card+"
+        await pilot.press(KEY_NAMES[index])
+        await until(pilot, lambda: last_actions(ctrl, 0) == ["B5"], "the key did not play it")

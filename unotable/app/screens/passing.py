@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -33,18 +34,26 @@ class PassCardsScreen(ModalScreen[Action | None]):
         with Vertical(classes="dialog"):
             yield Label(f"Choose three cards to pass to {self.to}", classes="dialog-title")
             yield SelectionList[int](
-                *[(self.cards.text(card), i) for i, card in enumerate(self.hand)],
+                *[(self._prompt(i, False), i) for i in range(len(self.hand))],
                 id="pass-cards",
             )
             yield Static("Space or Enter marks a card; P or the button passes.", id="pass-hint")
             yield Button("Pass these three", id="pass-go", disabled=True, compact=True)
+
+    def _prompt(self, index: int, chosen: bool) -> Text:
+        # the list's own mark differs only in colour: words show it under NO_COLOR too
+        prompt = self.cards.text(self.hand[index])
+        return prompt + Text("  [chosen]") if chosen else prompt
 
     def on_mount(self) -> None:
         self.query_one(SelectionList).focus()
 
     @on(SelectionList.SelectedChanged)
     def _changed(self) -> None:
-        chosen = self.query_one(SelectionList).selected
+        options = self.query_one(SelectionList)
+        chosen = options.selected
+        for index in range(len(self.hand)):
+            options.replace_option_prompt_at_index(index, self._prompt(index, index in chosen))
         button = self.query_one("#pass-go", Button)
         button.disabled = len(chosen) != 3
         hint = self.query_one("#pass-hint", Static)

@@ -40,7 +40,7 @@ from unotable.engine import OUT_OF_TURN_KINDS, Action
 from ..describe import describe
 from ..games import GamePresentation, presentation_for
 from ..widgets.center import CenterPanel
-from ..widgets.hand import NUMBER_KEYS, HandView
+from ..widgets.hand import KEY_NAMES, HandView
 from ..widgets.seats import SeatsPanel
 from ..widgets.tracker import TrackerPanel
 from ..words import plural
@@ -81,7 +81,7 @@ class TableScreen(Screen[None]):
         Binding("o", "settings", "Settings", show=False),
         Binding("q", "request_quit", "Quit"),
         Binding("m", "chat", "Chat"),
-        *[Binding(key, f"pick({i})", show=False) for i, key in enumerate(NUMBER_KEYS)],
+        *[Binding(key, f"pick({i})", show=False) for i, key in enumerate(KEY_NAMES)],
     ]
 
     snapshot: reactive[Snapshot | None] = reactive(None, init=False, always_update=True)

@@ -14,7 +14,24 @@ from ..games import GamePresentation, presentation_for
 
 # Number keys 1-9 then 0 pick the first ten cards.
 NUMBER_KEYS = "1234567890"
-BEYOND_KEYS = "Cards past the tenth have no number key: reach them with ←/→, then Enter."
+SHIFTED_KEYS = "!@#$%^&*()"  # the number row with Shift: cards 11 to 20
+PICK_KEYS = NUMBER_KEYS + SHIFTED_KEYS  # what is shown under each card, in hand order
+# Textual's names for the keys that type them
+KEY_NAMES: tuple[str, ...] = (
+    *NUMBER_KEYS,
+    "exclamation_mark",
+    "at",
+    "number_sign",
+    "dollar_sign",
+    "percent_sign",
+    "circumflex_accent",
+    "ampersand",
+    "asterisk",
+    "left_parenthesis",
+    "right_parenthesis",
+)
+BEYOND_KEYS = "Cards 11 to 20: Shift with 1 to 0, the key shown under the card."
+BEYOND_ALL = "Past the 20th card: ←/→, then Enter."
 
 
 class HandView(Widget):
@@ -116,7 +133,7 @@ class HandView(Widget):
                 chip.stylize(Style(underline=True))
             top.append_text(chip)
             top.append(right, style=Style(bold=True) + click)
-            key = NUMBER_KEYS[i] if i < len(NUMBER_KEYS) else " "
+            key = PICK_KEYS[i] if i < len(PICK_KEYS) else " "
             mark = key if playable else ("·" if not ascii_only else ".")
             if i in self.selected:
                 mark = "^" if ascii_only else "▲"
@@ -131,7 +148,11 @@ class HandView(Widget):
             out.append("\n")
             out.append_text(b)
         if self.playable and len(self.cards) > len(NUMBER_KEYS):
-            hint = BEYOND_KEYS if not ascii_only else BEYOND_KEYS.replace("←/→", "the arrows")
+            hint = BEYOND_KEYS
+            if len(self.cards) > len(PICK_KEYS):
+                hint += " " + BEYOND_ALL
+            if ascii_only:
+                hint = hint.replace("←/→", "the arrows")
             out.append("\n" + hint, style=Style(dim=True))
         if self.message:
             out.append("\n")

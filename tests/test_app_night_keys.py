@@ -16,6 +16,26 @@ from unotable.app.screens.table import TableScreen
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 SHOWN = {"left": "←", "right": "→", "question_mark": "?"}
+# the number row with Shift, as Textual names its keys: written "Shift+1 … 9, 0"
+SHIFTED = dict(
+    zip(
+        [
+            "exclamation_mark",
+            "at",
+            "number_sign",
+            "dollar_sign",
+            "percent_sign",
+            "circumflex_accent",
+            "ampersand",
+            "asterisk",
+            "left_parenthesis",
+            "right_parenthesis",
+        ],
+        [f"Shift+{n}" for n in "1234567890"],
+        strict=True,
+    )
+)
+SHIFT_GROUP = re.compile(r"Shift\+(\d)\s*…\s*(\d)(?:,?\s*(\d))?")
 TOKEN = re.compile(r"←|→|Enter|Space|Ctrl\+C|F\d+|\?|(\d)\s*…\s*(\d)|\b[A-Z0-9]\b")
 
 
@@ -24,14 +44,19 @@ def binding_keys() -> set[str]:
     keys: set[str] = set()
     for binding in [*TableScreen.BINDINGS, *UnoTableApp.BINDINGS]:
         for key in binding.key.split(","):  # type: ignore[union-attr]
-            keys.add(SHOWN.get(key) or (key.upper() if len(key) <= 2 else key.title()))
+            shown = SHOWN.get(key) or SHIFTED.get(key)
+            keys.add(shown or (key.upper() if len(key) <= 2 else key.title()))
     return {k.replace("Ctrl+c", "Ctrl+C") for k in keys}
 
 
 def doc_keys(cells: list[str]) -> set[str]:
     keys: set[str] = set()
     for cell in cells:
-        for match in TOKEN.finditer(cell):
+        for group in SHIFT_GROUP.finditer(cell):
+            first, last, extra = group.groups()
+            keys |= {f"Shift+{n}" for n in range(int(first), int(last) + 1)}
+            keys |= {f"Shift+{extra}"} if extra else set()
+        for match in TOKEN.finditer(SHIFT_GROUP.sub("", cell)):
             if match.group(1):  # a range: 1…9
                 keys |= {str(n) for n in range(int(match.group(1)), int(match.group(2)) + 1)}
             else:
@@ -64,6 +89,7 @@ def test_key_tokens_read_ranges_and_letters() -> None:
         str(n) for n in range(10)
     }
     assert doc_keys(["F1 · ?", "Q or Ctrl+C"]) == {"F1", "?", "Q", "Ctrl+C"}
+    assert doc_keys(["Shift+1 … 9, 0"]) == {f"Shift+{n}" for n in range(10)}
 
 
 async def open_keys(pilot: Any) -> VerticalScroll:

@@ -2,15 +2,27 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from test_app_dialogs import UNO_PILE, last_actions, with_deal
-from test_app_support import controller, make_app, play_one, screen_text, settle, start, until
+from test_app_support import (
+    controller,
+    footer_drawn,
+    make_app,
+    play_one,
+    screen_text,
+    settle,
+    start,
+    until,
+)
 from textual.widgets import RichLog, Select
 
 from unotable.app.describe import describe
 from unotable.app.screens.common import ChoiceScreen
+from unotable.app.screens.handover import HandOverScreen
 from unotable.app.screens.settings import SettingsScreen
 from unotable.app.widgets.hand import KEY_NAMES, PICK_KEYS, HandView
-from unotable.controller import Controller, Intent, VirtualClock
+from unotable.controller import Controller, Intent, RealClock, VirtualClock
 
 
 async def test_a_drawn_card_that_leaves_one_is_offered_with_the_uno_call() -> None:
@@ -103,3 +115,55 @@ async def test_cards_past_the_tenth_have_keys_shown_under_them() -> None:
         assert key in shown.render_text().plain.splitlines()[-2], "no key under the 11th card+"
         await pilot.press(KEY_NAMES[index])
         await until(pilot, lambda: last_actions(ctrl, 0) == ["B5"], "the key did not play it")
+
+
+async def test_keys_that_do_nothing_now_say_why() -> None:
+    # hot-seat: no undo; and U with no card that leaves one says so, rather than nothing
+    ctrl = with_deal(
+        controller("uno", ["human", "human"], seed=1),
+        hands=[["B3", "G2", "Y4"], ["G7", "G8", "G9"]],
+        first_discard="R5",
+        dealer=1,
+        draw_pile=UNO_PILE,
+    )
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await start(pilot, ctrl)
+        await until(pilot, lambda: isinstance(app.screen, HandOverScreen), "no hand-over")
+        await pilot.press("enter")
+        await until(pilot, lambda: table.acting_human() == 0, "Ana never got the keyboard")
+        await pilot.press("z")
+        await until(pilot, lambda: notices(app, "Undo is only for one human"), "z said nothing")
+        await pilot.press("c")
+        await until(pilot, lambda: notices(app, "Nobody can be caught"), "c said nothing")
+
+
+async def test_the_footer_offers_no_play_while_the_cards_are_hidden() -> None:
+    # hot-seat, paced in real time: after Ana's play the computer's turn shows no cards
+    ctrl = controller("uno", ["human", "first", "human"], seed=2, clock=RealClock(), speed="slow")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await start(pilot, ctrl)
+        await until(pilot, lambda: isinstance(app.screen, HandOverScreen), "no hand-over")
+        await pilot.press("enter")
+        await until(pilot, lambda: table.acting_human() is not None, "nobody got the keyboard")
+        await play_one(pilot)
+        await until(
+            pilot,
+            lambda: app.screen is table and table.snap.viewer is None,
+            "the cards stayed on screen after the play",
+        )
+        await footer_drawn(pilot)
+        offered = {b.action for _, b, enabled, _ in table.active_bindings.values() if enabled}
+        assert not offered & {"play", "draw", "hint"}
+        assert "Play" not in footer_words(table) and "Draw" not in footer_words(table)
+
+
+def notices(app: Any, words: str) -> bool:
+    return any(words in str(n.message) for n in app._notifications)
+
+
+def footer_words(screen: Any) -> str:
+    from textual.widgets._footer import FooterKey
+
+    return " ".join(str(key.description) for key in screen.query(FooterKey))

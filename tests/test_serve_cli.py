@@ -119,10 +119,16 @@ def test_shared_table_limits_reach_both_servers(
     monkeypatch.setattr(web, "serve_forever", fake_web)
     monkeypatch.setattr(ssh, "serve_forever", fake_ssh)
     limits = ["--max-tables", "3", "--max-seats", "4", "--rejoin-grace", "30"]
-    limits += ["--table-idle-minutes", "5", "--data-dir", str(tmp_path)]
+    limits += ["--table-idle-minutes", "5", "--turn-time", "45", "--data-dir", str(tmp_path)]
     assert serve.run(parse("web", *limits)) == 0
     assert serve.run(parse("ssh", "--open", *limits)) == 0
-    expected = {"max_tables": 3, "max_seats": 4, "grace": 30.0, "idle_close": 300.0}
+    expected = {
+        "max_tables": 3,
+        "max_seats": 4,
+        "grace": 30.0,
+        "turn_time": 45.0,
+        "idle_close": 300.0,
+    }
     assert given == {"web": (True, expected), "ssh": (True, expected)}
     assert serve.run(parse("web", "--no-shared-tables", "--data-dir", str(tmp_path))) == 0
     assert given["web"][0] is False  # type: ignore[index]

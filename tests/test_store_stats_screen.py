@@ -42,7 +42,7 @@ async def test_stats_screen_lists_players_and_filters_by_game(tmp_path):
         assert cells(players, 0) == ["Ann", "[b]Bo[/b]", "Cy", "Di"]  # names shown as typed
         assert cells(players, 1) == ["2", "1", "1", "1"]
         assert matches.row_count == 2
-        assert cells(matches, 1) == ["uno-hearts", "uno"]  # newest first
+        assert cells(matches, 1) == ["UNO Hearts", "UNO"]  # newest first, by title
 
         await pilot.press("g")  # the first game alone
         assert screen.game == GAME_IDS[0] == "uno"

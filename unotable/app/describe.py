@@ -14,9 +14,11 @@ from .games.base import NOT_MINE
 from .words import Seats, plural
 
 
-def describe(event: Event, names: Sequence[str], game: GamePresentation) -> str | None:
-    """One log line for ``event`` (already redacted for the viewer), or None to omit it."""
-    seats = Seats(names)
+def describe(
+    event: Event, names: Sequence[str], game: GamePresentation, viewer: int | None = None
+) -> str | None:
+    """One log line for ``event`` (already redacted for ``viewer``), or None to omit it."""
+    seats = Seats(names, viewer)
     line = game.describe(event, seats)
     if line is not NOT_MINE:
         return line
@@ -41,9 +43,7 @@ def _shared(event: Event, names: Seats, game: GamePresentation) -> str | None:
         number = data.get("hand")
         return f"{game.round_word} {number} is over" if number else "The hand is over"
     if kind == "match_end":
-        winners = [names.subject(s) for s in data.get("winners", ()) if names.name(s)]
-        verb = "win" if len(winners) > 1 or winners == ["You"] else "wins"
-        return "Match over: " + " and ".join(winners) + f" {verb}"
+        return "Match over: " + names.all_do(list(data.get("winners", ())), "wins")
     if kind == "dealer_draw":
         return None
     if kind == "play" and event.cards:

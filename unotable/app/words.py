@@ -1,7 +1,8 @@
 """Player words shared by every game: seats named in the right person, a/an, plurals.
 
-A seat named "You" is the player reading the screen, so it takes the second person:
-"You play", "your Wild Draw Four", "Cleo catches you".
+A seat named "You", or the seat of the player the screen shows (the viewer), is the
+player reading the screen, so it takes the second person: "You play", "your Wild Draw
+Four", "Cleo catches you", "You win the match!".
 """
 
 from __future__ import annotations
@@ -39,8 +40,9 @@ def plural(count: int, noun: str, many: str | None = None) -> str:
 class Seats:
     """The names at the table, each in the right grammatical person."""
 
-    def __init__(self, names: Sequence[str]) -> None:
+    def __init__(self, names: Sequence[str], viewer: int | None = None) -> None:
         self.names = list(names)
+        self.viewer = viewer
 
     def name(self, seat: object) -> str | None:
         """The name at ``seat``, or None when ``seat`` is no seat at this table."""
@@ -49,10 +51,11 @@ class Seats:
         return None
 
     def is_you(self, seat: object) -> bool:
-        return self.name(seat) == YOU
+        name = self.name(seat)
+        return name is not None and (name == YOU or seat == self.viewer)
 
     def subject(self, seat: object) -> str:
-        return self.name(seat) or "?"
+        return YOU if self.is_you(seat) else self.name(seat) or "?"
 
     def object(self, seat: object) -> str:
         return "you" if self.is_you(seat) else self.subject(seat)
@@ -72,3 +75,11 @@ class Seats:
     def does(self, seat: object, third_person: str) -> str:
         """Subject and verb: 'You play' or 'Ann plays'."""
         return f"{self.subject(seat)} {self.verb(seat, third_person)}"
+
+    def all_do(self, seats: Sequence[int], third_person: str) -> str:
+        """'You and Ann win', 'Ann wins', 'You win': the verb agrees with all of them."""
+        named = [s for s in seats if self.name(s) is not None]
+        who = " and ".join(self.subject(s) for s in named) or "?"
+        if len(named) == 1:
+            return f"{who} {self.verb(named[0], third_person)}"
+        return f"{who} {second_person(third_person)}"

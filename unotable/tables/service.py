@@ -25,7 +25,6 @@ from typing import Any
 from unotable.controller import Controller
 from unotable.controller.seats import SEAT_KINDS, Seat
 from unotable.engine import EngineError, game_ids, get_game
-from unotable.serve.limits import QuietLog
 from unotable.store.files import atomic_write
 from unotable.store.matches import MatchFile, MatchGone, MatchInUse, summary_of
 from unotable.store.saves import SaveError
@@ -46,6 +45,7 @@ from .protocol import (
     clean_text,
     read_frame,
 )
+from .quiet import QuietLog
 from .table import LOCAL_HOLDER, Connection, SeatState, Table
 
 log = logging.getLogger("unotable.tables")

@@ -207,6 +207,17 @@ class GamePresentation(ABC):
             return f"The match ends at {options['target']} points."
         return ""
 
+    # -- the lobby ------------------------------------------------------------------------
+
+    # a choice option's values in words (option name -> value -> words), and help that
+    # replaces the engine's where that names values: the engine's values are identifiers
+    option_words: ClassVar[dict[str, dict[Any, str]]] = {}
+    option_help: ClassVar[dict[str, str]] = {}
+
+    @classmethod
+    def choice_label(cls, option: str, value: Any) -> str:
+        return cls.option_words.get(option, {}).get(value) or str(value).replace("_", " ")
+
     # -- the log --------------------------------------------------------------------------
 
     def describe(self, event: Event, names: Seats) -> str | None:

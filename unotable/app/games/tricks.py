@@ -50,7 +50,7 @@ class TrickPresentation(GamePresentation):
     # -- the table ------------------------------------------------------------------------
 
     def centre(self, view: Any, names: Seats, width: int) -> tuple[str, Text]:
-        if view.phase == "hand_over":
+        if view.phase in ("hand_over", "over"):  # "over": the match's last hand
             title = f"{self.round_word} {view.hand_number} · over"
         else:
             title = f"{self.round_word} {view.hand_number} · trick {len(view.tricks) + 1}"

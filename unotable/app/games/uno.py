@@ -116,13 +116,14 @@ class UnoPresentation(GamePresentation):
             )
         if "challenge" in kinds:
             offender = (view.current - view.direction) % view.players
-            who = names.subject(offender)
+            who = names.object(offender)  # mid-sentence: "you" when it is the reader
+            draws = names.verb(offender, "draws")
             colour = self.choice_word(view.challenge_color)
             return Dialog(
                 f"A Wild Draw Four was played on you, over {colour}",
                 [("challenge", f"Challenge {who}"), ("accept", "Accept: draw 4, miss the turn")],
                 f"The colour on the pile was {colour}. Challenge if you think {who} held "
-                f"{article(colour)} {colour} card. If so, {who} draws 4 and you play on; "
+                f"{article(colour)} {colour} card. If so, {who} {draws} 4 and you play on; "
                 "if not, you draw 6 and miss your turn.",
             )
         if "keep" in kinds:

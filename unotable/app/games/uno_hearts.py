@@ -18,6 +18,18 @@ SUIT_WORDS = {"H": "Hearts", "Y": "Yellow", "P": "Purple", "G": "Green"}
 class UnoHeartsPresentation(TrickPresentation):
     game_id: ClassVar[str] = "uno-hearts"
     title: ClassVar[str] = "UNO Hearts"
+    option_words: ClassVar[dict[str, dict[Any, str]]] = {
+        "moon_mode": {
+            "shooter_choice": "shooter picks",
+            "others_plus_20": "+20 to others",
+            "self_minus_20": "−20 to shooter",
+        }
+    }
+    option_help: ClassVar[dict[str, str]] = {
+        "moon_mode": "a moon shot scores −20 to the shooter or +20 to everyone else: the "
+        "shooter picks, or it is always one of the two (2 players: any hand where only one "
+        "player took points counts)"
+    }
 
     # -- card faces -----------------------------------------------------------------------
 

@@ -292,6 +292,7 @@ class LobbyScreen(Screen[None]):
         await box.remove_children()
         self._option_generation += 1  # fresh ids: never confused with the old widgets
         saved = self.saved_options.get(spec.id, {})
+        words = self._words()
         widgets = []
         for option in spec.options:
             value = saved.get(option.name, option.default)
@@ -299,11 +300,21 @@ class LobbyScreen(Screen[None]):
                 value = option.check(value)
             except OptionError:
                 value = option.default
-            widgets.append(_option_widget(self._option_id(option.name), option, value))
-            widgets.append(Static(option.help, classes="option-help"))
+            widgets.append(_option_widget(self._option_id(option.name), option, value, words))
+            help_text = words.option_help.get(option.name, option.help) if words else option.help
+            widgets.append(Static(help_text, classes="option-help"))
         if not widgets:
             widgets.append(Static("This game has no options.", classes="option-help"))
         await box.mount_all(widgets)
+
+    def _words(self) -> Any:
+        """The game's presentation class (its words for options), or None without one."""
+        from ..games import presentation_class
+
+        try:
+            return presentation_class(self.game_id)
+        except ValueError:
+            return None
 
     def _remember_options(self) -> None:
         from unotable.engine.errors import OptionError
@@ -429,6 +440,18 @@ class LobbyScreen(Screen[None]):
         if len(set(names)) < len(names):
             self._message("Please give every seat a different name.", error=True)
             return
+        humans = [i for i, s in enumerate(seats) if s.is_human]
+        unnamed = [i for i in humans if seats[i].name.casefold() == "you"]
+        if len(humans) > 1 and unnamed:
+            # at one keyboard "You" would be every player: each types their own name
+            self._message(
+                f"Two or more people play: please type a name for seat {unnamed[0] + 1} "
+                '("You" would mean everyone).',
+                error=True,
+            )
+            for field in self.query(f"#seat-name-{unnamed[0]}"):
+                field.focus()
+            return
         from unotable.controller import Controller
 
         app: Any = self.app
@@ -523,7 +546,7 @@ class LobbyScreen(Screen[None]):
         self.app.exit()
 
 
-def _option_widget(widget_id: str, option: Any, value: Any) -> Any:
+def _option_widget(widget_id: str, option: Any, value: Any, words: Any = None) -> Any:
     from ..widgets.cycle import Cycle
     from ..widgets.toggle import Toggle
 
@@ -533,7 +556,11 @@ def _option_widget(widget_id: str, option: Any, value: Any) -> Any:
     if kind == "choice":
         return Horizontal(
             Label(label, classes="option-label"),
-            Cycle([(_choice_label(c), c) for c in option.choices], value, id=widget_id),
+            Cycle(
+                [(_choice_label(option.name, c, words), c) for c in option.choices],
+                value,
+                id=widget_id,
+            ),
             classes="option-row",
         )
     return Horizontal(
@@ -543,5 +570,7 @@ def _option_widget(widget_id: str, option: Any, value: Any) -> Any:
     )
 
 
-def _choice_label(value: Any) -> str:
+def _choice_label(option: str, value: Any, words: Any = None) -> str:
+    if words is not None:
+        return str(words.choice_label(option, value))
     return str(value).replace("_", " ")

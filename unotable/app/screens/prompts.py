@@ -45,7 +45,7 @@ def dialog(screen: Any, seat: int, legal: list[Action]) -> tuple[Screen[Any], Ch
         return PassCardsScreen(list(view.hand), legal, to, game), lambda action: action
     moon = any(a.kind == "moon" for a in legal)
     moon_points = (get_game(snap.game).facts.moon_points or 0) if moon else 0
-    asked = game.dialog(Ask(view, legal, Seats(names), seat, screen.uno_marked, moon_points))
+    asked = game.dialog(Ask(view, legal, Seats(names, seat), seat, screen.uno_marked, moon_points))
     if asked is None:
         raise ValueError(f"{game.title} has no dialog for {sorted({a.kind for a in legal})}")
     by_key = {str(a): a for a in legal}

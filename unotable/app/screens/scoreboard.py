@@ -16,6 +16,7 @@ from textual.widgets import Button, Footer, Label, Static
 from unotable.controller import Snapshot
 
 from ..games import GamePresentation, presentation_for
+from ..words import Seats
 from .common import TooSmall
 
 BARS = " ▁▂▃▄▅▆▇█"
@@ -108,9 +109,10 @@ class ScoreboardScreen(ModalScreen[str]):
         high = max(max(h) for h in [*history, [0]])
         table = Table(box=None, pad_edge=False, expand=False, header_style="bold")
         table.add_column("Player")
-        table.add_column("This hand", justify="right")
+        # the game's own word: a Wild Twist match is played in games, not hands
+        table.add_column(f"This {self.game.round_word.lower()}", justify="right")
         table.add_column("Total", justify="right")
-        table.add_column("Totals over the hands")
+        table.add_column(f"Totals over the {self.game.round_word.lower()}s")
         best = set(leaders(c, self.game))
         for seat, name in enumerate(names):
             style = Style(bold=True) if seat in best else Style()
@@ -128,15 +130,19 @@ class ScoreboardScreen(ModalScreen[str]):
         result = c.hand_results[-1]
         notes: Any = result.notes
         lines: list[str] = []
+        seats = Seats(names, c.viewer)
         winner = notes.get("winner")
         if isinstance(winner, int):
-            how = "blocked round, lowest hand" if notes.get("blocked") else "went out"
-            lines.append(f"{names[winner]} {how}.")
+            if notes.get("blocked"):
+                lines.append(f"{seats.subject(winner)}: blocked round, lowest hand.")
+            else:
+                lines.append(f"{seats.subject(winner)} went out.")
         moon = notes.get("moon")
         if isinstance(moon, int):
             choice = notes.get("moon_choice")
-            how = "off their own total" if choice == "self" else "to everyone else"
-            lines.append(f"{names[moon]} shot the moon: points {how}.")
+            own = f"off {seats.their(moon)} own total"
+            how = own if choice == "self" else "to everyone else"
+            lines.append(f"{seats.subject(moon)} shot the moon: points {how}.")
         counts = hand_events(c, result.number)
         if counts["catch"]:
             lines.append(f"UNO catches this hand: {counts['catch']}.")
@@ -146,9 +152,7 @@ class ScoreboardScreen(ModalScreen[str]):
         best = [names[s] for s in leaders(c, game)]
         rule = "lowest" if game.lowest_wins(options_of(c)) else "highest"
         if c.over:
-            winners = [names[s] for s in c.winners]
-            verb = "win" if len(winners) > 1 else "wins"
-            lines.append(f"{' and '.join(winners)} {verb} the match!")
+            lines.append(f"{seats.all_do(list(c.winners), 'wins')} the match!")
         else:
             goal = game.goal(options_of(c), len(c.hand_results))
             lines.append(f"Leading ({rule} total wins): {', '.join(best)}. {goal}".rstrip())

@@ -24,7 +24,17 @@ PLAYER_COLUMNS = (
     "UNO catches",
     "Challenges won",
 )
-MATCH_COLUMNS = ("Finished (UTC)", "Game", "Seats and scores", "Winner")
+# the winner before the long list of seats: at 80 columns the list is what gets cut
+MATCH_COLUMNS = ("Finished (UTC)", "Game", "Winner", "Seats and scores")
+
+
+def _title(game_id: str) -> str:
+    from ..games import game_title
+
+    try:
+        return game_title(game_id)
+    except ValueError:  # a game played headless, with no presentation
+        return game_id
 
 
 class StatsScreen(Screen[None]):
@@ -74,7 +84,7 @@ class StatsScreen(Screen[None]):
         return default_data_dir()
 
     def refresh_tables(self) -> None:
-        shown = "all games" if self.game is None else self.game
+        shown = "all games" if self.game is None else _title(self.game)
         entries = [e for e in self.entries if self.game is None or e.game == self.game]
         players = self.query_one("#players", DataTable)
         players.clear()
@@ -106,9 +116,9 @@ class StatsScreen(Screen[None]):
             )
             matches.add_row(
                 entry.finished_at.replace("T", " ").removesuffix("+00:00"),
-                Text(entry.game),
-                Text(seats),
+                Text(_title(entry.game)),
                 Text(" & ".join(entry.winner_names) or "-"),
+                Text(seats),
             )
         self.query_one("#matches-title", Static).update(f"Recent matches ({shown})")
 

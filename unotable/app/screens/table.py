@@ -81,6 +81,10 @@ class TableScreen(Screen[None]):
         Binding("o", "settings", "Settings", show=False),
         Binding("q", "request_quit", "Quit"),
         Binding("m", "chat", "Chat"),
+        # when the action above is off, the same key says why
+        Binding("z", "explain('undo')", show=False),
+        Binding("u", "explain('uno')", show=False),
+        Binding("c", "explain('catch')", show=False),
         *[Binding(key, f"pick({i})", show=False) for i, key in enumerate(KEY_NAMES)],
     ]
 
@@ -129,7 +133,8 @@ class TableScreen(Screen[None]):
         self.query_one("#log", RichLog).border_title = "Log"
         self.query_one("#seats").border_title = "Seats"
         if self.table.rejoin_code:  # what a player needs to sit down again from elsewhere
-            self.query_one("#seats").border_subtitle = f"rejoin code {self.table.rejoin_code}"
+            code = Text(f"rejoin code {self.table.rejoin_code}")
+            self.query_one("#seats").border_subtitle = code
         if self.shared:  # a countdown while a player is away
             self.set_interval(1.0, self._tick_shared)
         self.query_one(TrackerPanel).border_title = "Tracker"
@@ -216,10 +221,13 @@ class TableScreen(Screen[None]):
             hand.show(ordered, playable, cards)
             mine = names[viewer] == "You" or self.shared  # a shared table: one player's screen
             owner = "Your hand" if mine else f"{names[viewer]}'s hand"
-            box.border_title = f"{owner} ({plural(len(ordered), 'card')})"
+            box.border_title = Text(f"{owner} ({plural(len(ordered), 'card')})")  # names: no markup
         self.query_one("#status", Static).update(self.status_text())
         self._draw_log(snap)
         self.query_one(TrackerPanel).show(snap, names, cards)
+        self._refresh_keys()
+
+    def _refresh_keys(self) -> None:
         # The footer rebuilds itself on refresh_bindings: only when the keys really change.
         keys = tuple(
             self.check_action(name, ())
@@ -345,6 +353,7 @@ class TableScreen(Screen[None]):
             if opened.screen is not self.app.screen:
                 return  # something else is on top: settle when it closes
             self._opened = None
+            self._refresh_keys()
             opened.screen.dismiss(None)
         if wanted is None or self.app.screen is not self:
             return
@@ -379,11 +388,13 @@ class TableScreen(Screen[None]):
     def _push(self, reason: tuple[Any, ...], screen: Screen[Any], then: Callable[[Any], None]):
         opened = _Opened(reason, screen)
         self._opened = opened
+        self._refresh_keys()
 
         def answered(result: Any) -> None:
             if self._opened is not opened:
                 return  # closed because its reason is gone: nothing to answer
             self._opened = None
+            self._refresh_keys()
             then(result)
             self.call_after_refresh(self.reconcile)
 
@@ -418,8 +429,11 @@ class TableScreen(Screen[None]):
     # -- keys -----------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """True: offered; False: not in the footer now (cards hidden, a dialog of the
+        table's open, nothing to call or catch). A key whose action is off falls through to
+        ``explain``, which says why."""
         snap = self.snap
-        seat = self.acting_human()
+        seat = self.acting_human() if self._opened is None else None
         kinds = {a.kind for a in snap.actions} if seat is not None else set()
         uno_game = self.card_style.has_uno_calls
         if action in ("play", "cursor", "pick"):
@@ -440,8 +454,25 @@ class TableScreen(Screen[None]):
         if action == "undo":
             return snap.undo_refused is None
         if action == "hint":
-            return seat is not None and self._opened is None
+            return seat is not None
+        if action == "explain":
+            return True
         return True
+
+    def action_explain(self, what: str) -> None:
+        """A key pressed while its action is off: say why rather than nothing."""
+        snap = self.snap
+        if what == "undo":
+            self.notify(snap.undo_refused or "Nothing to take back.", severity="warning")
+        elif what == "uno":
+            if not self.card_style.has_uno_calls:
+                self.notify(f"{self.card_style.title} has no UNO call.")
+            elif self.acting_human() is None:
+                self.notify("UNO is called with the play that leaves you one card, on your turn.")
+            else:
+                self.notify("No card you can play now leaves you one card: nothing to call.")
+        elif what == "catch":
+            self.notify("Nobody can be caught right now.")
 
     def _catcher(self) -> int | None:
         """The human who catches when C is pressed: the one at the keyboard, if they may."""

@@ -1,0 +1,68 @@
+"""Panel titles reach WCAG AA (4.5:1) against what is behind them, in every theme the
+settings offer, as the terminal receives them (issue 27, item 8)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rich.color import Color as RichColor
+from rich.segment import Segment
+from test_app_presentation import contrast
+from test_app_support import controller, make_app, settle, start
+from textual.color import Color
+
+from unotable.app.prefs import THEMES
+
+TITLES = ("Seats", "Log", "Tracker", "Hand 1", "Ana's hand")
+
+
+def hex_of(colour: RichColor | None, fallback: str) -> str:
+    if colour is None or colour.is_default:
+        return fallback
+    r, g, b = colour.get_truecolor()
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def title_colours(app: Any, title: str) -> list[tuple[str, str]]:
+    """(foreground, background) of each run of ``title`` on screen, after the app's filters
+    (the monochrome theme is one)."""
+    background = app.screen.styles.background
+    found = []
+    strips = app.screen._compositor.render_strips()
+    for strip in strips:
+        segments: list[Segment] = list(strip)
+        for flt in app._filters:
+            segments = flt.apply(segments, background)
+        text = "".join(s.text for s in segments)
+        at = text.find(title)
+        if at < 0 or "─" not in text[max(0, at - 3) : at]:
+            continue  # only a border's title: "─ Log ─"
+        pos = 0
+        for seg in segments:
+            if pos <= at < pos + len(seg.text) and seg.style is not None:
+                back = hex_of(seg.style.bgcolor, background.hex)
+                fore = hex_of(seg.style.color, Color.parse("white").hex)
+                found.append((fore, back))
+            pos += len(seg.text)
+    return found
+
+
+@pytest.mark.parametrize("theme", THEMES)
+async def test_panel_titles_reach_wcag_aa(theme: str) -> None:
+    app = make_app(theme=theme)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await start(pilot, controller("uno", ["human", "normal", "normal"]))
+        await settle(pilot)
+        await pilot.press("k")  # the tracker panel too
+        await pilot.pause()
+        await pilot.pause()
+        weakest = []
+        for title in TITLES:
+            colours = title_colours(app, title)
+            assert colours, f"{title!r} not found as a panel title"
+            weakest += [(contrast(f, b), title, f, b) for f, b in colours]
+        worst = min(weakest)
+        assert worst[0] >= 4.5, (
+            f"{worst[1]!r} in {theme}: {worst[0]:.2f}:1 ({worst[2]} on {worst[3]})"
+        )

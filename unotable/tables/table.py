@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import logging
 import secrets
 import time
 from collections import deque
@@ -31,11 +32,39 @@ from unotable.engine import EngineError
 from unotable.store.matches import MatchFile, summary_of
 
 from .protocol import QUICK_PHRASES, clean_text, frame
+from .quiet import QuietLog
+
+log = logging.getLogger("unotable.tables")
+_quiet = QuietLog(log)  # dropped connections: one line a minute per reason
 
 LOCAL_HOLDER = "local"  # who holds a hot-seat seat: whoever holds seat 0
 HAND_OVER_WAIT = 30.0  # seconds the finished hand stays up unless everyone is ready sooner
 CHAT_KEPT = 30  # lines a newcomer is shown
 CHAT_BURST, CHAT_PER_SECONDS = 5, 10.0  # at most this many lines per window and connection
+# Back-pressure: a client that stops reading is dropped past MAX_BUFFERED bytes waiting;
+# past SNAPSHOT_BACKLOG it is sent no new snapshot until it drains (the latest then wins).
+MAX_BUFFERED = 1024 * 1024
+SNAPSHOT_BACKLOG = 32 * 1024
+# Rejoin codes: 8 characters of Crockford's base32 (40 bits), read aloud as ABCD-EFGH.
+CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+_CODE_READ = str.maketrans("ILO", "110")  # Crockford: I and L read as 1, O as 0
+
+
+def new_code() -> str:
+    raw = "".join(secrets.choice(CODE_ALPHABET) for _ in range(8))
+    return f"{raw[:4]}-{raw[4:]}"
+
+
+def normal_code(text: Any) -> str:
+    """A code as typed (any case, dashes and spaces optional) in its canonical form, or ""."""
+    if not isinstance(text, str):
+        return ""
+    raw = "".join(ch for ch in text[:40].upper() if ch not in "- ").translate(_CODE_READ)
+    return raw if len(raw) == 8 and all(ch in CODE_ALPHABET for ch in raw) else ""
+
+
+def codes_match(typed: str, code: str) -> bool:
+    return bool(typed) and secrets.compare_digest(typed, normal_code(code))
 
 
 @dataclass
@@ -45,7 +74,7 @@ class SeatState:
     open: bool = False  # anyone may take it (else only its holder)
     local: bool = False  # played hot-seat at the terminal of seat 0
     holder: str | None = None  # who sits there: an identity, or None while free
-    code: str = field(default_factory=lambda: secrets.token_hex(3))  # the rejoin code
+    code: str = field(default_factory=new_code)  # the rejoin code, ABCD-EFGH
 
     @property
     def human(self) -> bool:
@@ -74,18 +103,59 @@ class Connection:
         self.log_sent = 0  # how much of the log this connection has
         self.version_sent: Any = None  # the table's position last sent
         self.presence_sent: Any = None
+        self.name = ""  # as a spectator is announced
         self._clock = clock
         self._chat_times: deque[float] = deque(maxlen=CHAT_BURST)
+        self.wrong_codes: deque[float] = deque()  # when this connection sent a wrong code
+        self._draining: asyncio.Task[None] | None = None
         self.closed = False
+
+    def buffered(self) -> int:
+        """Bytes written to this connection that its client has not read yet."""
+        try:
+            return int(self.writer.transport.get_write_buffer_size())
+        except (AttributeError, RuntimeError):
+            return 0
 
     def send(self, message: dict[str, Any]) -> None:
         if self.closed or self.writer.is_closing():
             self.closed = True
             return
+        data = frame(message)
+        if self.buffered() + len(data) > MAX_BUFFERED:
+            self.drop(f"more than {MAX_BUFFERED // 1024} KiB unread")
+            return
         try:
-            self.writer.write(frame(message))
+            self.writer.write(data)
         except (ConnectionError, RuntimeError):
             self.closed = True
+
+    def drop(self, why: str) -> None:
+        """End a connection that does not keep up; its buffer is freed at once."""
+        self.closed = True
+        _quiet.info(("dropped", why), "tables: connection dropped: %s", why)
+        with contextlib.suppress(Exception):
+            self.writer.transport.abort()
+        table = self.table
+        if table is not None:  # not from inside the broadcast that found it full
+            asyncio.get_running_loop().call_soon(table.leave, self)
+
+    def when_drained(self, then: Callable[[], None]) -> None:
+        """Call ``then`` once the client has read what waits (one waiter at a time)."""
+        if self._draining is not None or self.closed:
+            return
+
+        async def wait() -> None:
+            try:
+                await self.writer.drain()
+            except Exception:  # noqa: BLE001 - gone meanwhile: nothing to catch up
+                return
+            finally:
+                self._draining = None
+            if not self.closed:
+                then()
+
+        self._draining = asyncio.create_task(wait())
 
     def may_chat(self) -> bool:
         now = self._clock()
@@ -123,16 +193,24 @@ class Table:
         self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
         self.closed = False
         self.finished = controller.over
-        self.last_activity = clock()
+        self.last_activity = clock()  # a human's last action (computers' do not count)
+        self.owner: str | None = None  # who created it, for the tables-per-player limit
+        # since when no human has been at the table (None: someone is): after the grace it
+        # is closed and kept, and meanwhile its runner is paused
+        self.deserted_since: float | None = clock()
         # the controller knows who is away, for how long, and when the next hand is dealt
         controller.grace = grace
         controller.hand_over_wait = hand_over_wait
         controller.turn_timeout = turn_time
         self.turn_time = turn_time
-        self.runner = Runner(controller, on_change=self._after_action, on_notice=self.system)
+        self.runner = self._new_runner()
         self._save_lock = asyncio.Lock()
         self._applied_at = time.monotonic()  # when the latest action was applied
         self._task: asyncio.Task[None] | None = None
+        self._stopping: asyncio.Task[None] | None = None  # a paused runner, finishing
+
+    def _new_runner(self) -> Runner:
+        return Runner(self.controller, on_change=self._after_action, on_notice=self.system)
 
     # -- what the lobby lists -----------------------------------------------------------
 
@@ -156,11 +234,20 @@ class Table:
             "hand": c.match.hand_number,
             "started": self.started,
             "over": c.over,
-            "watching": sum(1 for conn in self.connections if conn.seat is None),
+            "watching": len(self.watching()),
         }
+
+    def watching(self) -> list[str]:
+        return sorted(conn.name for conn in self.connections if conn.seat is None)
+
+    def humans_here(self) -> bool:
+        return any(s.human and self._present(i) for i, s in enumerate(self.seats))
 
     def free_seats(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s.human and s.open and s.holder is None]
+
+    def present(self, seat: int) -> bool:
+        return self._present(seat)
 
     def _present(self, seat: int) -> bool:
         return any(seat in conn.seats and not conn.closed for conn in self.connections)
@@ -170,12 +257,24 @@ class Table:
 
     # -- seats and connections ------------------------------------------------------------
 
-    def sit(self, conn: Connection, seat: int, identity: str | None, name: str | None) -> None:
+    def sit(
+        self,
+        conn: Connection,
+        seat: int,
+        identity: str | None,
+        name: str | None,
+        by_code: bool = False,
+    ) -> None:
         """Seat ``conn`` at ``seat`` (checked by the service). A returning holder takes
-        their seat back from its stand-in."""
+        their seat back from its stand-in. ``by_code``: reclaimed with the rejoin code
+        (only ever an away seat), which is then replaced by a new one."""
         state = self.seats[seat]
-        for other in list(self.connections):  # the same seat from an older connection
-            if other.seat == seat and other is not conn:
+        if by_code:
+            state.code = new_code()
+            if identity is not None:
+                state.holder = identity
+        for other in list(self.connections):  # the same player's older connection
+            if other.seat == seat and other is not conn and not by_code:
                 other.send({"type": "closed", "reason": "you joined this seat from elsewhere"})
                 self.leave(other, quiet=True)
                 with contextlib.suppress(Exception):
@@ -191,14 +290,17 @@ class Table:
         for held in [seat, *(self.local_seats() if seat == 0 else [])]:
             self.controller.set_present(held, True)
         self._attach(conn, seat)
+        self.deserted_since = None
         if not self.started and all(s.holder is not None for s in self.seats if s.human):
             self.started = True
             self.system("Everyone is seated: the match begins.")
-            self.run()
+        self.run()
         self.changed()
 
-    def watch(self, conn: Connection) -> None:
+    def watch(self, conn: Connection, name: str | None = None) -> None:
+        conn.name = name or "A spectator"
         self._attach(conn, None)
+        self.system(f"{conn.name} is watching.")
         self.changed()
 
     def _attach(self, conn: Connection, seat: int | None) -> None:
@@ -235,7 +337,19 @@ class Table:
                 self.controller.set_present(seat, False)
                 if not quiet:
                     self.system(f"{self.seats[seat].name} left; their seat waits for them.")
+        if not self.humans_here():
+            self._pause()
         self.changed()
+
+    def _pause(self) -> None:
+        """No human is left: computers do not play on alone (the service closes the table,
+        kept, after the grace). A player sitting down again resumes it."""
+        if self.deserted_since is None:
+            self.deserted_since = self.clock()
+        if self._task is not None:
+            self.runner.stop()
+            self._stopping, self._task = self._task, None
+            self.runner = self._new_runner()
 
     def start(self, conn: Connection) -> str | None:
         """The creator starts before every open seat is taken; computers sit in for them."""
@@ -318,16 +432,32 @@ class Table:
 
     def run(self) -> asyncio.Task[None] | None:
         """Start the table's runner, once the match has begun."""
-        if self._task is None and self.started and not self.closed:
-            self._task = asyncio.create_task(self.runner.drive(), name=f"table {self.table_id}")
+        if self._task is None and self.started and not self.closed and self.humans_here():
+            before, self._stopping = self._stopping, None
+            self._task = asyncio.create_task(
+                self._drive(self.runner, before), name=f"table {self.table_id}"
+            )
         return self._task
+
+    @staticmethod
+    async def _drive(runner: Runner, before: asyncio.Task[None] | None) -> None:
+        if before is not None:  # a paused runner ends before its successor starts
+            with contextlib.suppress(asyncio.CancelledError):
+                await before
+        await runner.drive()
+
+    @property
+    def paused(self) -> bool:
+        """No runner drives the match (none yet, or paused with nobody here)."""
+        return self._task is None and (self._stopping is None or self._stopping.done())
 
     async def close(self) -> None:
         self.closed = True
         self.runner.stop()
-        if self._task is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        for task in (self._task, self._stopping):
+            if task is not None:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for conn in list(self.connections):
             conn.send({"type": "closed", "reason": "the table is closing"})
         self.match_file.close()
@@ -349,7 +479,6 @@ class Table:
             elif not c.over:
                 summary = summary_of(c.match)
                 await asyncio.to_thread(lambda: self.match_file.save(record(), summary))
-        self.last_activity = self.clock()
         self.changed()
 
     # -- what each connection is shown ----------------------------------------------------
@@ -397,8 +526,13 @@ class Table:
         ready = c.not_ready() if c.hand_over else ()
         position = (c.version, len(c.match.log), c.match.hand_number, c.hand_over, c.over, ready)
         presence = self.presence()
+        watching = self.watching()
+        shown = (presence, watching)
         for conn in list(self.connections):
-            if conn.closed or (conn.version_sent == position and conn.presence_sent == presence):
+            if conn.closed or (conn.version_sent == position and conn.presence_sent == shown):
+                continue
+            if conn.buffered() > SNAPSHOT_BACKLOG:  # not reading: the latest goes later
+                conn.when_drained(self.broadcast)
                 continue
             snap = self._snapshot_for(conn)
             conn.send(
@@ -406,10 +540,11 @@ class Table:
                     "type": "snapshot",
                     "started": self.started,
                     "presence": presence,
+                    "watching": watching,
                     "snapshot": encode(snap),
                     "applied": self._applied_at,  # monotonic: how fresh it is (benchmarks)
                 }
             )
             conn.log_sent = snap.log_length
             conn.version_sent = position
-            conn.presence_sent = presence
+            conn.presence_sent = shown

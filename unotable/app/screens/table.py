@@ -50,6 +50,7 @@ from .common import TooSmall, screen_too_small
 # Kinds answered in a dialog rather than by picking a card from the hand.
 DIALOG_KINDS = ("color", "challenge", "direction", "give", "moon", "keep", "decline")
 RECENT_LINES = 6
+SKIPPED = ("deal", "hand")  # in the log, not among the centre's recent lines
 COUNTDOWN = 15  # seconds: a turn's time shows only when this little is left
 
 
@@ -203,10 +204,10 @@ class TableScreen(Screen[None]):
         names = self.names()
         labels = self.table.seat_labels()
         self.query_one(SeatsPanel).show(view, names, labels, snap.waiting_on, viewer, cards)
-        recent = [describe(e, names, cards) for e in snap.recent if e.kind not in ("deal", "hand")]
-        self.query_one(CenterPanel).show(
-            view, names, cards, [r for r in recent if r][-RECENT_LINES:]
-        )
+        # the viewer reads "You play ...": the log and the recent lines speak to them
+        lines = [describe(e, names, cards, viewer) for e in snap.recent if e.kind not in SKIPPED]
+        recent = [line for line in lines if line][-RECENT_LINES:]
+        self.query_one(CenterPanel).show(view, names, cards, recent)
         hand = self.query_one(HandView)
         box = self.query_one("#hand-box")
         if viewer is None:
@@ -258,7 +259,7 @@ class TableScreen(Screen[None]):
         for index, event in enumerate(snap.events, snap.log_start):
             if index < self._log_count:
                 continue
-            line = describe(event, names, cards)
+            line = describe(event, names, cards, snap.viewer)
             if line:
                 log.write(line)
         self._log_count = snap.log_length

@@ -334,6 +334,14 @@ class Controller:
             return Turn(waiting[0], True)
         raise RuntimeError("the match is not over but nobody may act")  # an engine bug
 
+    def _acts_now(self, seat: int) -> bool:
+        """``seat`` is a human with a decision to make now while several seats choose at
+        once (each passing cards): every one of them is asked, not one after another."""
+        if self.match.current is not None or not self.is_human(seat):
+            return False
+        actors = self.match.actors()
+        return len(actors) > 1 and seat in actors and self._has_turn_action(seat, actors)
+
     def _has_turn_action(self, seat: int, actors: tuple[int, ...]) -> bool:
         if len(actors) == 1:  # nobody else may act: no out-of-turn window is open
             return True
@@ -771,6 +779,8 @@ class Controller:
         match = self.match
         view = match.view(viewer)
         turn = self.turn()
+        if viewer is not None and turn.seat != viewer and self._acts_now(viewer):
+            turn = Turn(viewer, True)  # several seats choose at once (passing): this one too
         exposed = self.exposed()
         catchers = tuple(h for h in self.humans if exposed is not None and self.catch_action(h))
         late = (

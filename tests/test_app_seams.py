@@ -20,6 +20,7 @@ from unotable.app.screens.table import TableScreen
 from unotable.controller import Intent
 from unotable.tables.client import TableClient
 from unotable.tables.remote import RemoteTable
+from unotable.tables.service import TableService
 
 
 async def test_the_results_close_when_a_shared_table_deals_the_next_hand(
@@ -141,3 +142,60 @@ async def _frame(client: TableClient, kind: str) -> dict[str, Any]:
         if message.get("type") == kind:
             return message
     raise AssertionError(f"no {kind} frame")
+
+
+class SlowBot(Bot):
+    """Plays its turns but is never ready for the next hand (a player away from the keys)."""
+
+    async def act(self) -> None:
+        if not self.snap.hand_over:
+            await super().act()
+
+
+async def test_after_next_hand_the_screen_says_whom_it_waits_for_and_how_long(
+    tmp_path: Path,
+) -> None:
+    service = TableService(tmp_path, speed="instant", grace=60.0, hand_over_wait=30.0)
+    await service.start()
+    bots: list[Bot] = []
+    try:
+        ann = SlowBot(await TableClient.connect(service.socket_path), 1)
+        seats = [
+            {"name": "Ann", "kind": "human"},
+            {"name": "", "kind": "human", "open": True},
+            {"name": "Comp", "kind": "easy"},
+        ]
+        await ann.client.send({"type": "create", "game": "uno", "seats": seats, "name": "Ann"})
+        await ann.until(lambda b: b.snap is not None, play=False)
+        bots.append(ann)
+        (table,) = service.tables.values()
+        client = await TableClient.connect(service.socket_path)
+        await client.send({"type": "join", "table": table.table_id, "name": "Bo"})
+        joined = await _frame(client, "joined")
+        remote = RemoteTable(client, joined, await _frame(client, "snapshot"))
+        app = make_app()
+        async with app.run_test(size=(100, 30)) as pilot:
+            app.start_shared(remote)
+            await until(pilot, lambda: isinstance(app.screen, TableScreen), "no table")
+            screen = app.screen
+            plays = asyncio.ensure_future(ann.until(lambda b: b.snap.hand_over))
+            for _ in range(3000):
+                if isinstance(app.screen, ScoreboardScreen):
+                    break
+                if app.screen is screen and screen.acting_human() is None:
+                    await pilot.pause(0.01)
+                else:
+                    await play_one(pilot)
+            await plays
+            await until(pilot, lambda: isinstance(app.screen, ScoreboardScreen), "no results")
+            await pilot.press("enter")  # Bo is ready; Ann is not
+            await until(pilot, lambda: app.screen is screen, "the results stayed up")
+            await until(
+                pilot,
+                lambda: "dealt when Ann is ready, or in" in screen_text(app),
+                "the screen does not say whom the deal waits for",
+            )
+    finally:
+        for bot in bots:
+            await bot.client.close()
+        await service.stop()

@@ -818,7 +818,7 @@ class Controller:
             hand_results=tuple(match.hand_results),
             winners=tuple(match.winners),
             recent=self.recent(viewer),
-            ready=tuple(sorted(self._ready)),
+            not_ready=self.not_ready() if match.hand_over else (),
             deal_in=self._deal_in(),
             spectator=spectator,
             fast_forward=self.fast_forward,

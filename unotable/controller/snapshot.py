@@ -50,7 +50,7 @@ class Snapshot:
     # the current hand's latest events as ``viewer`` may see them (the centre's lines),
     # whatever this viewer was or was not sent before (a joiner sees them too)
     recent: tuple[Event, ...] = ()
-    ready: tuple[int, ...] = ()  # between hands: the humans who are ready for the next
+    not_ready: tuple[int, ...] = ()  # between hands: the humans the next deal waits for
     deal_in: float | None = None  # between hands: seconds until it is dealt anyway
     spectator: bool = False  # the viewer watches: it has no seat at this table
     fast_forward: bool = False  # computers play without pauses until a human decides

@@ -309,16 +309,16 @@ class TableScreen(Screen[None]):
         return left if left <= COUNTDOWN else None
 
     def _deal_words(self, snap: Snapshot) -> str:
-        waiting = [
-            s.name
-            for i, s in enumerate(snap.seats)
-            if s.human and i not in snap.ready and self.shared
-        ]
-        words = ""
-        if self.shared and waiting:
-            words += f" Waiting for {', '.join(waiting)} to be ready"
-            words += f" (at most {int(snap.deal_in)} s more)." if snap.deal_in is not None else "."
-        return words
+        """Between hands at a shared table: whom the next deal waits for, and how long."""
+        if not self.shared or not snap.not_ready:
+            return ""
+        names = [snap.name(seat) for seat in snap.not_ready]
+        verb = "is" if len(names) == 1 else "are"
+        words = f" The next hand is dealt when {', '.join(names)} {verb} ready"
+        if snap.deal_in is not None:
+            left = max(0, int(snap.deal_in - (time.monotonic() - self._snap_at) + 0.5))
+            words += f", or in {left} s at the latest"
+        return words + "."
 
     # -- dialogs the snapshot asks for ----------------------------------------------------
 

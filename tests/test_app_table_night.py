@@ -21,6 +21,7 @@ from unotable.app.describe import describe
 from unotable.app.screens.common import ChoiceScreen
 from unotable.app.screens.handover import HandOverScreen
 from unotable.app.screens.settings import SettingsScreen
+from unotable.app.widgets.center import CenterPanel
 from unotable.app.widgets.hand import KEY_NAMES, PICK_KEYS, HandView
 from unotable.controller import Controller, Intent, RealClock, VirtualClock
 
@@ -167,3 +168,59 @@ def footer_words(screen: Any) -> str:
     from textual.widgets._footer import FooterKey
 
     return " ".join(str(key.description) for key in screen.query(FooterKey))
+
+
+async def test_sort_keeps_the_cursor_on_its_card() -> None:
+    ctrl = controller("uno", ["human", "first"], seed=3)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await start(pilot, ctrl)
+        await settle(pilot)
+        hand = table.query_one(HandView)
+        await pilot.press("right", "right")
+        card = hand.cards[hand.cursor]
+        for _ in range(2):
+            await pilot.press("s")
+            await pilot.pause()
+            assert hand.cards[hand.cursor] is card
+
+
+async def test_q_on_the_hand_over_screen_asks_to_leave() -> None:
+    ctrl = controller("uno", ["human", "human"], seed=3)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await start(pilot, ctrl)
+        await until(pilot, lambda: isinstance(app.screen, HandOverScreen), "no hand-over")
+        await pilot.press("q")
+        await until(pilot, lambda: app.screen.has_class("quit-dialog"), "q did nothing")
+        await pilot.press("1")  # keep playing: the hand-over comes back
+        await until(pilot, lambda: isinstance(app.screen, HandOverScreen), "no hand-over again")
+        assert table.snap.viewer is None
+
+
+async def test_narrowing_the_terminal_brings_the_pile_back() -> None:
+    ctrl = controller("uno", ["human", "first", "first"], seed=7)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = await start(pilot, ctrl)
+        await settle(pilot)
+        assert table.query_one("#log").display
+        await pilot.resize_terminal(80, 24)
+        await until(pilot, lambda: app.size == (80, 24), "no resize")
+        await pilot.pause()
+        assert not table.query_one("#log").display
+        assert table.query_one(CenterPanel).display
+
+
+async def test_notices_stay_clear_of_the_hand_and_the_status_line() -> None:
+    ctrl = controller("uno", ["human", "first"], seed=3)
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        table = await start(pilot, ctrl)
+        await settle(pilot)
+        await pilot.press("s")  # "Sorted by value": a notice
+        await until(pilot, lambda: bool(table.query("Toast")), "no notice")
+        await pilot.pause()
+        toast = table.query("Toast").first()
+        hand_top = table.query_one("#hand-box").region.y
+        assert toast.region.bottom <= hand_top, "the notice covers the hand or the status"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import traceback
 import unicodedata
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -78,6 +79,16 @@ def key_event(key: str) -> events.Key:
     return events.Key(key, char)
 
 
+async def caught_up(pilot: Any, full: bool) -> None:
+    """Wait until the app and the screen have handled every queued message (twice: a key
+    the app passes on reaches the screen after the first wait). Now and then a full pause,
+    for workers and refreshes; a pause each time would make a storm take minutes."""
+    for _ in range(2):
+        await pilot._wait_for_screen()
+    if full:
+        await pilot.pause()
+
+
 async def storm(
     new_app: Callable[[], Any],
     prepare: Callable[[Any], Awaitable[None]],
@@ -89,22 +100,29 @@ async def storm(
     rng = random.Random(seed)
     sent = 0
     seen: list[str] = []
+    recent: list[str] = []  # the last keys sent, for the failure's message
     while sent < keys:
         app = new_app()
-        async with app.run_test(size=(100, 30)) as pilot:  # re-raises the app's error
-            await prepare(pilot)
-            while sent < keys and app.is_running and app._exception is None:
-                burst = [rng.choice(KEYS) for _ in range(rng.randint(1, 6))]
-                for key in burst:
-                    event = key_event(key)
-                    event.set_sender(app)
-                    app._driver.send_message(event)  # all queued before any is handled
-                sent += len(burst)
-                await pilot.pause()
-                name = type(app.screen).__name__
-                if not seen or seen[-1] != name:
-                    seen.append(name)
-        assert app._exception is None, app._exception
+        try:
+            async with app.run_test(size=(100, 30)) as pilot:  # re-raises the app's error
+                await prepare(pilot)
+                while sent < keys and app.is_running and app._exception is None:
+                    burst = [rng.choice(KEYS) for _ in range(rng.randint(1, 6))]
+                    for key in burst:
+                        event = key_event(key)
+                        event.set_sender(app)
+                        app._driver.send_message(event)  # all queued before any is handled
+                    sent += len(burst)
+                    recent = [*recent, *burst][-24:]
+                    await caught_up(pilot, full=sent // 40 != (sent - len(burst)) // 40)
+                    name = type(app.screen).__name__
+                    if not seen or seen[-1] != name:
+                        seen.append(name)
+        except Exception as error:
+            where = "".join(traceback.format_exception(error))
+            raise AssertionError(
+                f"after {sent} keys ({' '.join(recent)}) on {seen[-3:]}:\n{where}"
+            ) from error
         assert app.return_code in (None, 0)
     return seen
 

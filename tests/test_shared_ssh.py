@@ -34,20 +34,50 @@ WAIT = 30.0
 COLS, ROWS = 100, 30
 
 
+# Colours (SGR: ESC [ ... m) set only a cell's attributes, never its text, and are most of
+# what the app sends: the emulators below drop them unread, so pyte parses the rest faster.
+SGR = re.compile(rb"\x1b\[[0-9;:]*m")
+# an escape sequence cut off at the end of a chunk, held back until the rest arrives
+CUT = re.compile(rb"\x1b(\[[0-9;:]*)?$")
+
+
+class TextScreen:
+    """A terminal emulator (pyte) that keeps the text a screen shows, without colours."""
+
+    def __init__(self) -> None:
+        self.screen = pyte.Screen(COLS, ROWS)
+        self.stream = pyte.ByteStream(self.screen)
+        self.held = b""
+        self.fed = 0
+        self._text = (-1, "")
+
+    def feed(self, data: bytes) -> None:
+        data = self.held + data
+        cut = CUT.search(data)
+        self.held = data[cut.start() :] if cut else b""
+        self.stream.feed(SGR.sub(b"", data[: cut.start()] if cut else data))
+        self.fed += 1
+
+    def text(self) -> str:
+        """The screen's text, worked out once per chunk fed."""
+        if self._text[0] != self.fed:
+            self._text = (self.fed, "\n".join(self.screen.display))
+        return self._text[1]
+
+
 class Terminal:
     """One player's SSH client with a pty: what their screen shows, frame by frame."""
 
     def __init__(self, name: str, process: Any) -> None:
         self.name = name
         self.process = process
-        self.screen = pyte.Screen(COLS, ROWS)
-        self.stream = pyte.ByteStream(self.screen)
+        self.screen = TextScreen()
         self.frames = 0
         self.pressed_at: Any = None
         self.retry_at = 0.0
 
     def text(self) -> str:
-        return "\n".join(self.screen.display)
+        return self.screen.text()
 
     async def read(self, timeout: float) -> bool:
         """Take in what arrived within ``timeout``; False if nothing did."""
@@ -56,7 +86,7 @@ class Terminal:
         except TimeoutError:
             return False
         assert chunk, f"{self.name}'s session ended: {self.text()}"
-        self.stream.feed(chunk)
+        self.screen.feed(chunk)
         self.frames += 1
         return True
 
@@ -435,11 +465,10 @@ class Browser:
 
     def __init__(self, websocket: Any) -> None:
         self.websocket = websocket
-        self.screen = pyte.Screen(COLS, ROWS)
-        self.stream = pyte.ByteStream(self.screen)
+        self.screen = TextScreen()
 
     def text(self) -> str:
-        return "\n".join(self.screen.display)
+        return self.screen.text()
 
     async def read(self, timeout: float) -> None:
         try:
@@ -447,7 +476,7 @@ class Browser:
         except TimeoutError:
             return
         assert message.type == aiohttp.WSMsgType.BINARY, message
-        self.stream.feed(message.data)
+        self.screen.feed(message.data)
 
     async def until(self, words: str) -> None:
         deadline = time.monotonic() + WAIT

@@ -17,6 +17,7 @@ from unotable.tables import (
     DEFAULT_IDLE_CLOSE,
     DEFAULT_MAX_SEATS,
     DEFAULT_MAX_TABLES,
+    DEFAULT_MAX_TABLES_PER_PLAYER,
     DEFAULT_TURN_TIME,
     MAX_TURN_TIME,
     MIN_TURN_TIME,
@@ -201,6 +202,14 @@ def _add_table_limits(common: argparse.ArgumentParser) -> None:
         help=f"shared tables at once (default {DEFAULT_MAX_TABLES})",
     )
     tables.add_argument(
+        "--max-tables-per-player",
+        type=_positive_int,
+        default=DEFAULT_MAX_TABLES_PER_PLAYER,
+        metavar="N",
+        help="open shared tables one player (a key; without one, an address) may have "
+        f"created (default {DEFAULT_MAX_TABLES_PER_PLAYER})",
+    )
+    tables.add_argument(
         "--max-seats",
         type=_table_seats,
         default=DEFAULT_MAX_SEATS,
@@ -262,6 +271,7 @@ def table_settings(args: argparse.Namespace) -> dict[str, object]:
     """The shared tables' limits, as TableService takes them."""
     return {
         "max_tables": args.max_tables,
+        "max_tables_per_player": args.max_tables_per_player,
         "max_seats": args.max_seats,
         "grace": args.rejoin_grace,
         "turn_time": args.turn_time,

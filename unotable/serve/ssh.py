@@ -11,6 +11,7 @@ import contextlib
 import hmac
 import logging
 import os
+import secrets
 import signal
 import socket
 import time
@@ -492,8 +493,11 @@ class SshTable:
         if self.tables_socket is not None:
             env[TABLES_ENV] = str(self.tables_socket)
             env[PLAYER_ENV] = safe_name(user)[:16]
-            if connection.key_fingerprint:  # a key is an identity; a name alone is not
-                env[IDENTITY_ENV] = "key:" + connection.key_fingerprint
+            # a key is an identity; a name alone is not. The address counts tables and
+            # code guesses for logins without a key.
+            who = "key:" + connection.key_fingerprint if connection.key_fingerprint else None
+            who = who or "ssh:" + secrets.token_hex(8)
+            env[IDENTITY_ENV] = f"{who}@{connection.address}"
         # the app's tracebacks come up this pipe into our log, never to the player's terminal
         errors_read, errors_write = os.pipe()
         env[ERROR_LOG_ENV] = str(errors_write)

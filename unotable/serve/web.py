@@ -159,6 +159,7 @@ def make_server(
         """One tab's app: its own process group, allow-listed environment, clamped size."""
 
         session: str | None = None  # the tab's own name, if its page gave one
+        address = "?"  # the browser's, for the shared tables' per-address limits
         last_key = 0.0  # when the browser last sent a key (time.monotonic)
 
         async def send_bytes(self, data: bytes) -> bool:
@@ -170,7 +171,8 @@ def make_server(
             env.pop("TERM")
             if self.session is not None:
                 env[SESSION_ENV] = self.session
-                env[IDENTITY_ENV] = "web:" + self.session  # the tab sits down again
+                # the tab sits down again; its address counts its tables and code guesses
+                env[IDENTITY_ENV] = f"web:{self.session}@{self.address}"
                 env[PLAYER_ENV] = "guest-" + self.session[:4]
             if shared["socket"] is not None:
                 env[TABLES_ENV] = str(shared["socket"])
@@ -347,6 +349,7 @@ def make_server(
                     debug=False,
                 )
                 table.session = session
+                table.address = request.remote or "?"
                 table.last_key = time.monotonic()
                 await table.start(width, height)
                 messages = asyncio.ensure_future(self._process_messages(websocket, table))

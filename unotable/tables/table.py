@@ -109,6 +109,9 @@ class Connection:
         self.wrong_codes: deque[float] = deque()  # when this connection sent a wrong code
         self._draining: asyncio.Task[None] | None = None
         self.closed = False
+        # past SNAPSHOT_BACKLOG the transport pauses, so that drain() waits for the client
+        with contextlib.suppress(AttributeError, RuntimeError):
+            writer.transport.set_write_buffer_limits(SNAPSHOT_BACKLOG, SNAPSHOT_BACKLOG // 4)
 
     def buffered(self) -> int:
         """Bytes written to this connection that its client has not read yet."""
@@ -148,7 +151,7 @@ class Connection:
         async def wait() -> None:
             try:
                 await self.writer.drain()
-            except Exception:  # noqa: BLE001 - gone meanwhile: nothing to catch up
+            except Exception:  # gone meanwhile: nothing to catch up
                 return
             finally:
                 self._draining = None

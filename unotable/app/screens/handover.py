@@ -15,11 +15,13 @@ from .common import TooSmall
 
 
 class HandOverScreen(Screen[str]):
-    """ "Pass to Ana — press Enter". Dismisses with "ready", or "catch" to catch first."""
+    """ "Pass to Ana — press Enter". Dismisses with "ready", "catch" to catch first, or
+    "leave" (Q) to leave the match."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "ready", "Show my cards"),
         Binding("c", "catch", "Catch"),
+        Binding("q", "leave", "Quit"),
     ]
 
     def __init__(self, name: str, exposed: str | None = None) -> None:
@@ -56,6 +58,9 @@ class HandOverScreen(Screen[str]):
 
     def action_ready(self) -> None:
         self.dismiss("ready")
+
+    def action_leave(self) -> None:
+        self.dismiss("leave")  # the table asks whether to leave, as Q does there
 
     def action_catch(self) -> None:
         if self.exposed is not None:

@@ -107,6 +107,7 @@ class TableScreen(Screen[None]):
         self._leaving = False
         self._snap_at = time.monotonic()
         self.snap_speed: str | None = None  # the speed last sent to the table
+        self._was_wide = False
         self._footer_keys: tuple[bool | None, ...] = ()
         self.set_reactive(TableScreen.snapshot, table.snapshot)
 
@@ -140,7 +141,8 @@ class TableScreen(Screen[None]):
             self.set_interval(1.0, self._tick_shared)
         self.query_one(TrackerPanel).border_title = "Tracker"
         self.query_one(TrackerPanel).display = False
-        self.query_one("#log").display = self.app.size.width >= 120
+        self._was_wide = self.app.size.width >= 120
+        self.query_one("#log").display = self._was_wide
         self.table.listen(self._news)
         self.call_after_refresh(self._take_newest)
 
@@ -412,6 +414,9 @@ class TableScreen(Screen[None]):
         self.app.push_screen(screen, closed)
 
     def _handed_over(self, seat: int, answer: str | None) -> None:
+        if answer == "leave":
+            self._ask_leave(then=self.reconcile)  # staying hands the keyboard over again
+            return
         if answer is not None:
             self._error = None
             self.table.send(TookKeyboard(seat, catch=answer == "catch"))
@@ -679,6 +684,7 @@ class TableScreen(Screen[None]):
         if self._leaving:
             return
         self._leaving = True
+        self.app.clear_notifications()  # the table's notices do not follow into the lobby
         self.table.send(Leave())
         if where == "quit":
             self.app.exit()
@@ -736,9 +742,15 @@ class TableScreen(Screen[None]):
     # -- terminal size --------------------------------------------------------------------
 
     def on_resize(self, event: events.Resize) -> None:
-        log = self.query_one("#log")
-        if event.size.width >= 120 and not log.display:
+        log = self.query_one("#log", RichLog)
+        wide = event.size.width >= 120
+        if wide and not log.display:
             log.display = True
+        elif not wide and self._was_wide and log.display:
+            log.display = False  # narrowed: the pile comes back, G brings the log
+        self._was_wide = wide
         self._arrange_middle(event.size.width, "tracker")
+        if log.display:
+            log.scroll_end(animate=False)
         if not screen_too_small(event.size.width, event.size.height):
             self.call_after_refresh(self.reconcile)

@@ -62,7 +62,10 @@ class HandView(Widget):
         message: str = "",
     ) -> None:
         fresh_turn = playable and not self.playable
+        at_cursor = self.cards[self.cursor] if 0 <= self.cursor < len(self.cards) else None
         self.cards = cards
+        if at_cursor is not None and at_cursor in cards:
+            self.cursor = cards.index(at_cursor)  # the cursor stays on its card (S, a draw)
         self.playable = playable
         self.card_style = card_style
         self.message = message

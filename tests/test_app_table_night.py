@@ -20,6 +20,8 @@ from textual.widgets import RichLog, Select
 from unotable.app.describe import describe
 from unotable.app.screens.common import ChoiceScreen
 from unotable.app.screens.handover import HandOverScreen
+from unotable.app.screens.logview import LogScreen
+from unotable.app.screens.scoreboard import ScoreboardScreen
 from unotable.app.screens.settings import SettingsScreen
 from unotable.app.widgets.center import CenterPanel
 from unotable.app.widgets.hand import KEY_NAMES, PICK_KEYS, HandView
@@ -224,3 +226,26 @@ async def test_notices_stay_clear_of_the_hand_and_the_status_line() -> None:
         toast = table.query("Toast").first()
         hand_top = table.query_one("#hand-box").region.y
         assert toast.region.bottom <= hand_top, "the notice covers the hand or the status"
+
+
+async def test_the_results_show_what_each_player_still_held_and_g_opens_the_log() -> None:
+    # Ana goes out with R7; Bo still holds G1 and G2, which score for her.
+    ctrl = with_deal(
+        controller("uno", ["human", "first", "first"], seed=1),
+        hands=[["R7"], ["G1", "G2"], ["B1", "B2"]],
+        first_discard="R5",
+        dealer=2,
+    )
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start(pilot, ctrl)
+        await settle(pilot)
+        await pilot.press("1")
+        await until(pilot, lambda: isinstance(app.screen, ScoreboardScreen), "no results")
+        text = screen_text(app)
+        assert "Bo still held: G1 G2" in text and "Cy still held: B1 B2" in text
+        await pilot.press("g")
+        await until(pilot, lambda: isinstance(app.screen, LogScreen), "g did not open the log")
+        assert "plays R7" in screen_text(app) or "play R7" in screen_text(app)
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, ScoreboardScreen), "no way back")

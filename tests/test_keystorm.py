@@ -73,7 +73,9 @@ KEYS = bound_keys()
 def key_event(key: str) -> events.Key:
     """The event a terminal would send for ``key`` (as Textual's pilot makes it)."""
     try:
-        char: str | None = unicodedata.lookup(_get_unicode_name_from_key(REPLACED_KEYS.get(key, key)))
+        char: str | None = unicodedata.lookup(
+            _get_unicode_name_from_key(REPLACED_KEYS.get(key, key))
+        )
     except KeyError:
         char = key if len(key) == 1 else None
     return events.Key(key, char)

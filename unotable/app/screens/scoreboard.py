@@ -64,6 +64,7 @@ class ScoreboardScreen(ModalScreen[str]):
         Binding("a", "choose('again')", "Play again"),
         Binding("n", "choose('new')", "New game"),
         Binding("q", "leave", "Quit"),
+        Binding("g", "log", "Log"),
     ]
 
     def __init__(self, snap: Snapshot) -> None:
@@ -88,6 +89,9 @@ class ScoreboardScreen(ModalScreen[str]):
             with VerticalScroll(id="score-scroll"):
                 yield Static(self.table(names, ascii_only), id="score-table")
                 yield Static(self.summary(names), id="score-summary")
+                left = self.left_in_hands(names)
+                if left.plain:
+                    yield Static(left, id="score-left")
             with Horizontal(id="score-buttons"):
                 if c.over:
                     yield Button("Play again", id="again", variant="primary", compact=True)
@@ -157,6 +161,31 @@ class ScoreboardScreen(ModalScreen[str]):
             goal = game.goal(options_of(c), len(c.hand_results))
             lines.append(f"Leading ({rule} total wins): {', '.join(best)}. {goal}".rstrip())
         return Text("\n".join(lines))
+
+    def left_in_hands(self, names: list[str]) -> Text:
+        """What every other player still held when the hand ended (their cards are
+        counted for the score, so they are shown, as at a real table)."""
+        end = next((e for e in reversed(self.snap.events) if e.kind == "hand_end"), None)
+        hands = end.data.get("hands") if end is not None else None
+        text = Text()
+        if not hands:
+            return text
+        game = self.game
+        seats = Seats(names, self.snap.viewer)
+        for seat, cards in enumerate(hands):
+            if not cards:
+                continue
+            text.append(f"{seats.subject(seat)} still held: ", style="bold")
+            text.append(" ".join(game.label(card) for card in cards) + "\n")
+        if text.plain:
+            text = Text("Left in hands\n", style="bold underline") + text
+        return text
+
+    def action_log(self) -> None:
+        """G: the whole log of the match so far, as this viewer saw it."""
+        from .logview import LogScreen
+
+        self.app.push_screen(LogScreen(self.snap, self.game))
 
     def action_default(self) -> None:
         self.dismiss("again" if self.snap.over else "next")

@@ -6,6 +6,7 @@ two seconds. Joining or creating opens a connection that the table screen then k
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from typing import Any, ClassVar
 
@@ -20,6 +21,7 @@ from textual.widgets import Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from unotable.tables.client import TableClient
+from unotable.tables.protocol import ProtocolError
 
 REFRESH_SECONDS = 2.0
 ANSWER_SECONDS = 10.0
@@ -98,8 +100,8 @@ class SharedTablesScreen(Screen[None]):
             answer = None
         finally:
             await client.close()
-        if not answer or answer.get("type") != "tables":
-            return
+        if not answer or answer.get("type") != "tables" or not self.is_attached:
+            return  # no answer, or the screen closed while it came
         if answer["tables"] == self.tables and self.query_one(OptionList).option_count:
             return  # nothing changed: keep the list (and the highlight) as it is
         self.tables = answer["tables"]
@@ -188,6 +190,7 @@ class SharedTablesScreen(Screen[None]):
         app: Any = self.app
         message = {**message, "identity": app.player_identity, "name": app.player_name}
         client: TableClient | None = None
+        early: list[dict[str, Any]] = []  # chat lines sent on sitting down, before the snapshot
         try:
             client = await TableClient.connect(self.socket_path)
             await client.send(message)
@@ -202,19 +205,31 @@ class SharedTablesScreen(Screen[None]):
                     joined = answer
                 elif answer["type"] == "snapshot" and joined is not None:
                     break
-        except (OSError, TimeoutError, ValueError) as error:
+                elif joined is not None:
+                    early.append(answer)
+        except (OSError, TimeoutError, ValueError, ProtocolError) as error:
             self._say(f"The table did not answer ({error or 'timed out'}).")
             if client is not None:
                 with contextlib.suppress(Exception):
                     await client.close()
             return
+        except asyncio.CancelledError:
+            # the list closed (Esc) while the table answered: leave the seat, not a ghost
+            if client is not None:
+                with contextlib.suppress(Exception):
+                    await client.close()
+            raise
         finally:
             self._busy = False
         from unotable.tables.remote import RemoteTable
 
         if joined.get("code"):
             app.shared_codes[joined["table"]] = joined["code"]
-        app.start_shared(RemoteTable(client, joined, answer))
+        remote = RemoteTable(client, joined, answer, early)
+        if self not in app.screen_stack:
+            await remote.leave()  # Esc came first: the player no longer wants this table
+            return
+        app.start_shared(remote)
 
 
 class CodeScreen(ModalScreen[str | None]):

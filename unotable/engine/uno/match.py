@@ -856,6 +856,8 @@ class UnoMatch(Match):
                     "totals": totals,
                     "winner": winner,
                     "blocked": blocked,
+                    # scoring counts the cards left in every hand: they are shown (§3.9)
+                    "hands": tuple(tuple(hand) for hand in self.hands),
                 },
             )
         )

@@ -249,3 +249,28 @@ async def test_the_results_show_what_each_player_still_held_and_g_opens_the_log(
         assert "plays R7" in screen_text(app) or "play R7" in screen_text(app)
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, ScoreboardScreen), "no way back")
+
+
+async def test_each_hot_seat_player_is_told_privately_which_cards_they_received() -> None:
+    ctrl = controller("uno-hearts", ["human", "human", "first"], seed=11, pass_three=True)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await start(pilot, ctrl)
+        for _ in range(40):  # both humans choose their three cards, each at their turn
+            if ctrl.view(0).phase != "pass":
+                break
+            await play_one(pilot)
+        while (screen := await settle(pilot)) is not table:
+            assert isinstance(screen, HandOverScreen)
+            await pilot.press("enter")  # the next human takes the keyboard
+        seat = table.acting_human()
+        assert seat is not None
+        received = next(e for e in ctrl.match.log if e.kind == "pass" and e.data.get("to") == seat)
+        words = " ".join(table.card_style.label(c) for c in received.cards)
+        assert words in screen_text(app), "the player was not told which cards they got"
+        # a pass between two other seats stays secret
+        theirs = next(
+            e for e in ctrl.match.log if e.kind == "pass" and seat not in (e.private_to or ())
+        )
+        secret = " ".join(table.card_style.label(c) for c in theirs.cards)
+        assert secret not in screen_text(app), "someone else's pass showed"

@@ -12,7 +12,7 @@ from test_app_presentation import contrast
 from test_app_support import controller, make_app, settle, start
 from textual.color import Color
 
-from unotable.app.prefs import THEMES
+from unotable.app.prefs import theme_names
 
 TITLES = ("Seats", "Log", "Tracker", "Hand 1", "Ana's hand")
 
@@ -48,7 +48,7 @@ def title_colours(app: Any, title: str) -> list[tuple[str, str]]:
     return found
 
 
-@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("theme", theme_names())  # Textual's too (issue 28)
 async def test_panel_titles_reach_wcag_aa(theme: str) -> None:
     app = make_app(theme=theme)
     async with app.run_test(size=(160, 40)) as pilot:

@@ -274,3 +274,35 @@ async def test_each_hot_seat_player_is_told_privately_which_cards_they_received(
         )
         secret = " ".join(table.card_style.label(c) for c in theirs.cards)
         assert secret not in screen_text(app), "someone else's pass showed"
+
+
+async def test_the_challenger_sees_the_challenged_hand_before_the_next_hand_over() -> None:
+    # Ana's Wild Draw Four is legal (no red card): Bo challenges, loses, and is shown her
+    # hand, to him alone, before the keyboard goes back to her.
+    ctrl = with_deal(
+        controller("uno", ["human", "human"], seed=1),
+        hands=[["W+4", "G1", "G2"], ["Y1", "Y2", "Y3"]],
+        first_discard="R5",
+        dealer=1,
+        draw_pile=[*UNO_PILE, "B2", "B3", "B4", "B5", "Y9"],
+    )
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await start(pilot, ctrl)
+        await until(pilot, lambda: isinstance(app.screen, HandOverScreen), "no hand-over")
+        await pilot.press("enter")
+        await until(pilot, lambda: table.acting_human() == 0, "Ana never got the keyboard")
+        table.send(0, ctrl.match.parse_action("W+4>G"))
+        await until(pilot, lambda: isinstance(app.screen, HandOverScreen), "no hand-over to Bo")
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "no challenge dialog")
+        await pilot.press("1")  # challenge
+        await until(
+            pilot,
+            lambda: "shown to Bo only" in screen_text(app),
+            "Bo was not shown Ana's hand",
+        )
+        assert "G1 G2" in screen_text(app)
+        await pilot.press("1")  # seen
+        await until(pilot, lambda: isinstance(app.screen, HandOverScreen), "no hand-over to Ana")
+        assert "G1 G2" not in screen_text(app)

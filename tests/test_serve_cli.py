@@ -124,6 +124,7 @@ def test_shared_table_limits_reach_both_servers(
     assert serve.run(parse("ssh", "--open", *limits)) == 0
     expected = {
         "max_tables": 3,
+        "max_tables_per_player": 1,
         "max_seats": 4,
         "grace": 30.0,
         "turn_time": 45.0,

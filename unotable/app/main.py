@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -14,10 +15,11 @@ from textual.binding import Binding, BindingType
 from textual.filter import Monochrome, NoColor
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
+from textual.theme import Theme
 
 from unotable.tables import IDENTITY_ENV, PLAYER_ENV, TABLES_ENV
 
-from .prefs import Prefs, load_prefs, save_prefs
+from .prefs import Prefs, load_prefs, own_themes, save_prefs
 
 
 class UnoTableApp(App[None]):
@@ -35,8 +37,8 @@ class UnoTableApp(App[None]):
         (34, "-very-tall"),
     ]
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+c", "request_quit", "Quit", show=False, priority=True),
-        Binding("f1", "rules", "Rules", show=False),
+        Binding("ctrl+c", "request_quit", "Quit", show=False, priority=True, id="app.quit"),
+        Binding("f1", "rules", "Rules", show=False, id="app.rules"),
     ]
 
     def __init__(
@@ -51,6 +53,10 @@ class UnoTableApp(App[None]):
         debug: bool = False,
     ) -> None:
         super().__init__()
+        # unotable's themes are Textual themes: the palette, Settings and config share them
+        for theme in own_themes():
+            self.register_theme(theme)
+        self.theme = "standard"
         # --debug (or TEXTUAL=debug): an unexpected error shows its traceback here
         self.debug_errors = debug or "debug" in self.features
         if self.no_color:
@@ -93,7 +99,8 @@ class UnoTableApp(App[None]):
             self._prefs, notice = load_prefs(self.data_dir if self.use_store else None)
             if notice:
                 self.notices.append(notice)
-            if self._prefs.theme == "monochrome":
+            self.notices.extend(self._use_keymap(self._prefs))
+            if self._prefs.theme != self.theme:
                 self.call_later(self.apply_theme)
         return self._prefs
 
@@ -114,7 +121,33 @@ class UnoTableApp(App[None]):
         if notice:
             self.notify(notice, severity="warning")
 
+    def _use_keymap(self, prefs: Prefs) -> list[str]:
+        """Apply the settings' keymap (Textual's set_keymap); a notice per refused entry."""
+        if not prefs.keymap:
+            return []
+        from .prefs import check_keymap
+
+        accepted, notices = check_keymap(prefs.keymap)
+        self.set_keymap(accepted)
+        return notices
+
+    def _theme_changed(self, theme: Theme) -> None:
+        """A theme chosen anywhere (the palette's "Theme" too) is kept for next time."""
+        prefs = self._prefs
+        if prefs is None or theme.name == prefs.theme or theme.name not in self.available_themes:
+            return
+        prefs.theme = theme.name
+        self.save_prefs()
+        self.apply_theme()
+        from .screens.table import TableScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, TableScreen):
+                screen.prefs_changed()  # the cards take the theme's colours
+
     def apply_theme(self) -> None:
+        if self.prefs.theme in self.available_themes and self.theme != self.prefs.theme:
+            self.theme = self.prefs.theme
         mono = self.prefs.theme == "monochrome"
         if mono and self._mono_filter is None and not self.no_color:
             self._mono_filter = Monochrome()
@@ -137,8 +170,11 @@ class UnoTableApp(App[None]):
         return LobbyScreen()
 
     def on_mount(self) -> None:
-        if self._prefs is not None and self._prefs.theme == "monochrome":
-            self.apply_theme()
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
+        if self._prefs is not None:  # given, not read from the settings file
+            self.notices.extend(self._use_keymap(self._prefs))
+            if self._prefs.theme != self.theme:
+                self.apply_theme()
         if self.resume:
             self.call_after_refresh(self.continue_saved)
 
@@ -436,6 +472,68 @@ class UnoTableApp(App[None]):
         for command in super().get_system_commands(screen):
             if not self.served or command.title in SERVED_COMMANDS:
                 yield command
+        yield from self.own_commands(screen)  # none writes outside the player's data folder
+
+    def own_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The palette's entries for unotable's own actions, where they make sense:
+        starting or reopening a match only from the lobby."""
+        from .games import game_title
+        from .screens.help import help_games
+        from .screens.lobby import LobbyScreen
+
+        if isinstance(screen, LobbyScreen):
+            yield SystemCommand(
+                "New match", "Start the game set up in the lobby", screen.action_start
+            )
+            if self.has_saved():
+                yield SystemCommand(
+                    "Continue", "Go on with the most recent saved match", self.continue_saved
+                )
+                yield SystemCommand(
+                    "Saved matches", "Every saved match", screen.action_saved_matches
+                )
+            if self.tables_socket is not None:
+                yield SystemCommand(
+                    "Shared tables", "Tables on this server", screen.action_shared_tables
+                )
+        for game in help_games():
+            title = game_title(game)
+            yield SystemCommand(
+                f"Rules: {title}",
+                f"How to play {title}",
+                partial(self._open, screen, "rules", game),
+            )
+        yield SystemCommand(
+            "Keys list",
+            "Every key of the table, as your keymap sets them",
+            partial(self._open, screen, "keys"),
+        )
+        yield SystemCommand(
+            "Settings", "Theme, computer speed, card style", partial(self._open, screen, "settings")
+        )
+        yield SystemCommand(
+            "Statistics", "Wins and scores per player", partial(self._open, screen, "stats")
+        )
+
+    def _open(self, over: Screen[Any], what: str, game: str = "") -> None:
+        """Open a help, settings or statistics screen for the palette, over ``over``."""
+        from .screens.help import KeysScreen, RulesScreen
+        from .screens.settings import SettingsScreen
+        from .screens.stats import StatsScreen
+
+        made: dict[str, Callable[[], Screen[Any]]] = {
+            "rules": lambda: RulesScreen(game),
+            "keys": KeysScreen,
+            "settings": SettingsScreen,
+            "stats": lambda: StatsScreen(self.data_dir if self.use_store else None),
+        }
+        screen = made[what]()
+        # the table settles again when a screen the player opened closes
+        push = getattr(over, "_user_screen", None)
+        if push is not None and over is self.screen:
+            push(screen)
+        else:
+            self.push_screen(screen)
 
     def deliver_screenshot(self, *args: Any, **kwargs: Any) -> str | None:
         if self.served:

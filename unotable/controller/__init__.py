@@ -20,6 +20,7 @@ _EXPORTS = {
     "Command": "snapshot",
     "Ready": "snapshot",
     "TookKeyboard": "snapshot",
+    "Seen": "snapshot",
     "SkipAhead": "snapshot",
     "SetSpeed": "snapshot",
     "TakeBack": "snapshot",

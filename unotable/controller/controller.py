@@ -143,6 +143,9 @@ class Controller:
         # the turns each seat let run out in a row
         self.turn_timeout: float | None = None
         self._missed: dict[int, int] = {}
+        # hot-seat: a hand shown to one human only (a challenged Wild Draw Four), which
+        # the screen keeps for them until they have seen it: (seat, the event)
+        self._showing: tuple[int, Event] | None = None
 
     # -- saving -------------------------------------------------------------------------
 
@@ -632,6 +635,7 @@ class Controller:
         self._epoch += 1
         self._kept.clear()
         self._ready.clear()
+        self._showing = None
         self._hand_ended_at = None
         self._hand_log_start = _hand_start(rebuilt)
         self.fast_forward = False
@@ -687,6 +691,7 @@ class Controller:
             action = self.match.parse_action(action)
         events = list(self.match.apply(seat, action))
         self._missed.pop(seat, None)
+        self._note_private_show(events)
         self._moved()
         self._kept.pop(seat, None)
         events += self._keep_if_forced()
@@ -695,6 +700,22 @@ class Controller:
         if self.on_action is not None:
             self.on_action(self)
         return events
+
+    def _note_private_show(self, events: Sequence[Event]) -> None:
+        """Hot-seat: a human shown another hand sees it before the keyboard moves on."""
+        if not self.hot_seat:
+            return
+        for event in events:
+            shown_to = event.private_to
+            if event.kind == "reveal" and shown_to and len(shown_to) == 1:
+                (seat,) = shown_to
+                if self.is_human(seat):
+                    self._showing = (seat, event)
+
+    def seen(self, seat: int) -> None:
+        """``seat`` has seen the hand shown to them: the screen may move on."""
+        if self._showing is not None and self._showing[0] == seat:
+            self._showing = None
 
     def _moved(self) -> None:
         self._since = self.clock.now()
@@ -760,6 +781,8 @@ class Controller:
             return None
         if not self.hot_seat:
             return humans[0]
+        if self._showing is not None:
+            return self._showing[0]  # a hand shown to them alone: theirs until seen
         turn = self.turn()
         if turn.human and turn.seat == self.viewer and not self.hands_moved:
             return self.viewer
@@ -824,6 +847,7 @@ class Controller:
             fast_forward=self.fast_forward,
             undo_refused=self.undo_refused(),
             turn_ends_in=self._turn_ends_in(),
+            shown=self._showing[1] if self._showing and self._showing[0] == viewer else None,
         )
 
     def _turn_ends_in(self) -> float | None:

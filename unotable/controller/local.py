@@ -20,6 +20,7 @@ from .snapshot import (
     News,
     Ready,
     Say,
+    Seen,
     SetSpeed,
     SkipAhead,
     Snapshot,
@@ -100,6 +101,8 @@ class LocalTable:
                 c.ready(c.humans)  # one keyboard: whoever pressed it speaks for the table
             elif isinstance(command, TookKeyboard):
                 self._took_keyboard(command)
+            elif isinstance(command, Seen):
+                c.seen(command.seat)
             elif isinstance(command, SkipAhead):
                 c.skip_ahead()
             elif isinstance(command, SetSpeed):

@@ -56,6 +56,7 @@ class Snapshot:
     fast_forward: bool = False  # computers play without pauses until a human decides
     undo_refused: str | None = "Undo is not offered here."  # why not; None: it is allowed
     turn_ends_in: float | None = None  # seconds the awaited human has left (time-outs on)
+    shown: Event | None = None  # hot-seat: a hand shown to the viewer alone, until Seen
 
     @property
     def my_turn(self) -> bool:
@@ -102,6 +103,13 @@ class TookKeyboard:
 
 
 @dataclass(frozen=True, slots=True)
+class Seen:
+    """Hot-seat: ``seat``'s player has seen the hand shown to them alone."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class SkipAhead:
     """Computers play without pauses until the next human decision."""
 
@@ -134,7 +142,9 @@ class Leave:
     """This terminal leaves the table."""
 
 
-Command = Intent | Ready | TookKeyboard | SkipAhead | SetSpeed | TakeBack | Say | StartNow | Leave
+Command = (
+    Intent | Ready | TookKeyboard | Seen | SkipAhead | SetSpeed | TakeBack | Say | StartNow | Leave
+)
 
 
 @dataclass(frozen=True, slots=True)

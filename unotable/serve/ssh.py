@@ -51,6 +51,9 @@ class SshSettings:
     host: str = "127.0.0.1"
     port: int = 2222
     authorized_keys: asyncssh.SSHAuthorizedKeys | None = None
+    # The file they came from: read again when it changes, so keys added or removed
+    # count at the next login, without a restart (docs/serve.md).
+    authorized_keys_file: Path | None = None
     password: str | None = None
     open_access: bool = False
     max_sessions: int = 8
@@ -109,6 +112,36 @@ def _read_host_key(path: Path) -> asyncssh.SSHKey:
             f"host key {path} is not a usable private key ({reason}); "
             "move it away to make a new key"
         ) from None
+
+
+class AuthorizedKeysFile:
+    """An authorized_keys file, read again at a login when its size, time or inode changed.
+    A file that is gone or cannot be read admits no key (logged): a removed key must not
+    keep working because the file was being edited."""
+
+    def __init__(self, path: Path, keys: asyncssh.SSHAuthorizedKeys | None = None) -> None:
+        self.path = path
+        self._keys = keys
+        self._stamp: tuple[int, int, int] | None = self._stat() if keys is not None else None
+
+    def _stat(self) -> tuple[int, int, int] | None:
+        try:
+            info = self.path.stat()
+        except OSError:
+            return None
+        return (info.st_mtime_ns, info.st_size, info.st_ino)
+
+    def keys(self) -> asyncssh.SSHAuthorizedKeys | None:
+        stamp = self._stat()
+        if stamp is None or stamp != self._stamp:
+            self._stamp = stamp
+            try:
+                self._keys = asyncssh.read_authorized_keys(str(self.path))
+                log.info("authorized keys read from %s", self.path)
+            except (OSError, ValueError, asyncssh.KeyImportError) as error:
+                self._keys = None
+                log.warning("authorized keys %s unusable, no key admitted: %s", self.path, error)
+        return self._keys
 
 
 class _GameSession(asyncssh.SSHServerProcess[bytes]):
@@ -219,12 +252,12 @@ class _Connection(asyncssh.SSHServer):
         self.start_sessionless_timer()
 
     def public_key_auth_supported(self) -> bool:
-        return self._table.settings.authorized_keys is not None
+        return self._table.keys_file is not None or self._table.settings.authorized_keys is not None
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         # Called for the key's offer and again for its signature, which asyncssh then checks.
         self._note_method("publickey")
-        keys = self._table.settings.authorized_keys
+        keys = self._table.authorized_keys()
         if keys is not None and keys.validate(key, self.address, self.address) is not None:
             self._offered_key = key.get_fingerprint()
             return True
@@ -370,6 +403,17 @@ class SshTable:
         self._server: asyncssh.SSHAcceptor | None = None
         self.tables: TableService | None = None  # None: none, or another server's
         self.tables_socket: Path | None = None
+        self.keys_file = (
+            AuthorizedKeysFile(settings.authorized_keys_file, settings.authorized_keys)
+            if settings.authorized_keys_file is not None
+            else None
+        )
+
+    def authorized_keys(self) -> asyncssh.SSHAuthorizedKeys | None:
+        """The keys admitted now: the file's as it is at this login, when there is one."""
+        if self.keys_file is not None:
+            return self.keys_file.keys()
+        return self.settings.authorized_keys
 
     @property
     def port(self) -> int:

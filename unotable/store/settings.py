@@ -1,4 +1,5 @@
-"""Settings that persist between runs: theme, speed, card style and the last lobby setup.
+"""Settings that persist between runs: theme, speed, card style, the last lobby setup
+and the keymap.
 
 Reading never writes. An unreadable file gives the defaults and a notice, and stays as it
 is until the user changes a setting (``change_settings`` writes only on a real change).
@@ -27,6 +28,8 @@ class Settings:
     speed: str = "normal"  # how fast computer players move: the controller's SPEEDS
     card_style: str = "unicode"  # "unicode" or "ascii"
     last_setup: dict[str, Any] = field(default_factory=dict)  # the lobby's, as it left it
+    # binding id -> keys, e.g. {"table.draw": "x"}: the app checks and applies it
+    keymap: dict[str, Any] = field(default_factory=dict)
     # keys written by a newer unotable, kept so saving does not lose them
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, ClassVar
 
 from rich.style import Style
@@ -20,7 +21,7 @@ from unotable.engine import Action, Event
 from ..words import Seats
 
 # colour key -> (background, foreground) per theme; every pair reaches WCAG AA (4.5:1),
-# which tests/test_app_presentation.py checks.
+# which tests/test_app_presentation.py checks. Textual's themes: see palette_for.
 PALETTES: dict[str, dict[str, tuple[str, str]]] = {
     "standard": {
         "red": ("#c62828", "#ffffff"),
@@ -52,6 +53,83 @@ PALETTES: dict[str, dict[str, tuple[str, str]]] = {
 }
 # A card that cannot be played now: grey, but still readable.
 DIM_COLOURS = ("#262626", "#a8a8a8")
+# Where a Textual theme's colours go on the cards: the theme colour nearest in hue to
+# each card colour (a theme's "error" is its red). Hues in degrees.
+CARD_HUES = {"red": 0, "yellow": 55, "green": 125, "blue": 215, "purple": 285}
+SUIT_FACE = "#f2f2f2"
+
+
+def palette_for(theme: str) -> dict[str, tuple[str, str]] | None:
+    """The card colours of a theme: unotable's own, or taken from a Textual theme's
+    colours. None: monochrome."""
+    if theme == "monochrome":
+        return None
+    if theme in PALETTES:
+        return PALETTES[theme]
+    return _theme_palette(theme)
+
+
+@cache
+def _theme_palette(theme: str) -> dict[str, tuple[str, str]]:
+    from textual.color import Color
+    from textual.theme import BUILTIN_THEMES
+
+    palette = dict(PALETTES["standard"])
+    source = BUILTIN_THEMES.get(theme)
+    if source is None:
+        return palette
+    names = ("error", "warning", "success", "primary", "secondary", "accent")
+    candidates = {}
+    for name in names:
+        value = getattr(source, name)
+        if isinstance(value, str) and value.startswith("#"):  # not "ansi_red": no RGB
+            h, s, _ = Color.parse(value).hsl
+            if s >= 0.3:
+                candidates[name] = (h * 360, value)
+    for key, hue in CARD_HUES.items():
+        near = [
+            (min(abs(h - hue), 360 - abs(h - hue)), name, value)
+            for name, (h, value) in candidates.items()
+        ]
+        near = [n for n in near if n[0] <= 35]
+        if not near:
+            continue  # the theme has no such colour: the standard one
+        _, name, value = min(near)
+        del candidates[name]  # two card colours never share one theme colour
+        palette[key] = (value, _readable_on(value))
+    # suit letters on a light card face: the theme's red, darkened until readable
+    palette["suit-red"] = palette["suit-blue"] = (SUIT_FACE, _darkened(palette["red"][0]))
+    return palette
+
+
+def _luminance(colour: str) -> float:
+    from textual.color import Color
+
+    def channel(c: int) -> float:
+        c8 = c / 255
+        return c8 / 12.92 if c8 <= 0.03928 else ((c8 + 0.055) / 1.055) ** 2.4
+
+    r, g, b = Color.parse(colour).rgb
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def _contrast(one: str, other: str) -> float:
+    a, b = sorted((_luminance(one), _luminance(other)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+def _readable_on(background: str) -> str:
+    """Black or white, whichever reads better: one of them always reaches 4.5:1."""
+    return max(("#000000", "#ffffff"), key=lambda text: _contrast(text, background))
+
+
+def _darkened(colour: str) -> str:
+    from textual.color import Color
+
+    shade = Color.parse(colour)
+    while _contrast(shade.hex, SUIT_FACE) < 4.5:
+        shade = shade.darken(0.05)
+    return shade.hex
 
 
 @dataclass(frozen=True)
@@ -97,7 +175,7 @@ class GamePresentation(ABC):
     def __init__(self, theme: str = "standard", ascii_only: bool = False) -> None:
         self.theme = theme
         self.ascii_only = ascii_only
-        self.palette = PALETTES.get(theme)  # None: monochrome
+        self.palette = palette_for(theme)  # None: monochrome
 
     # -- card faces -----------------------------------------------------------------------
 

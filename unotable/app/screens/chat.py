@@ -18,7 +18,7 @@ ChatLine = tuple[str | None, int | None]  # (a free line, None) or (None, a phra
 
 
 class ChatScreen(ModalScreen[ChatLine | None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Back", id="chat.back")]
 
     def __init__(self) -> None:
         super().__init__(classes="chat-dialog")

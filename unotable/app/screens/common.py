@@ -39,7 +39,7 @@ class ChoiceScreen(ModalScreen[str | None]):
     ``choices`` are (key, label) pairs; digits 1-9 pick directly too.
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Back", id="dialog.back")]
 
     def __init__(
         self,
@@ -97,8 +97,8 @@ class ConfirmScreen(ChoiceScreen):
     """Yes or no; dismisses with "yes" or "no" (Escape is no)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "No"),
-        Binding("y", "yes", "Yes", show=False),
+        Binding("escape", "cancel", "No", id="confirm.no"),
+        Binding("y", "yes", "Yes", show=False, id="confirm.yes"),
     ]
 
     def __init__(self, question: str, yes: str = "Yes", no: str = "No", explanation: str = ""):

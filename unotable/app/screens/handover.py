@@ -19,9 +19,9 @@ class HandOverScreen(Screen[str]):
     "leave" (Q) to leave the match."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "ready", "Show my cards"),
-        Binding("c", "catch", "Catch"),
-        Binding("q", "leave", "Quit"),
+        Binding("enter", "ready", "Show my cards", id="handover.ready"),
+        Binding("c", "catch", "Catch", id="handover.catch"),
+        Binding("q", "leave", "Quit", id="handover.quit"),
     ]
 
     def __init__(self, name: str, exposed: str | None = None) -> None:

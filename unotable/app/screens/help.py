@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from importlib.resources import files
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -53,8 +53,8 @@ class RulesScreen(Screen[None]):
     """The rules of one game; Tab moves to the next game's rules."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q", "close", "Back"),
-        Binding("tab", "next_game", "Next game"),
+        Binding("escape,q", "close", "Back", id="rules.back"),
+        Binding("tab", "next_game", "Next game", id="rules.next-game"),
     ]
 
     def __init__(self, game: str) -> None:
@@ -96,13 +96,78 @@ def keys_table(text: str | None = None) -> tuple[list[tuple[str, str]], str]:
     return rows, " ".join(" ".join(notes).split())
 
 
+# The keys page's rows and the bindings each describes: a keymap's keys replace the
+# page's in the overlay.
+ROW_BINDINGS: dict[str, tuple[str, ...]] = {
+    "← →": ("table.cursor-left", "table.cursor-right"),
+    "Enter or Space": ("table.play",),
+    "1 … 9, 0": tuple(f"table.pick-{n}" for n in range(1, 11)),
+    "Shift+1 … 9, 0": tuple(f"table.pick-{n}" for n in range(11, 21)),
+    "D": ("table.draw",),
+    "U": ("table.uno",),
+    "C": ("table.catch",),
+    "S": ("table.sort",),
+    "T": ("table.last-trick",),
+    "G": ("table.log",),
+    "H": ("table.hint",),
+    "K": ("table.tracker",),
+    "F": ("table.skip-ahead",),
+    "Z": ("table.undo",),
+    "M": ("table.chat",),
+    "O": ("table.settings",),
+    "F1": ("table.rules", "app.rules"),
+    "?": ("table.keys",),
+    "Q or Ctrl+C": ("table.quit", "app.quit"),
+}
+
+
+def shown_key(app: Any, key: str) -> str:
+    """A key as the keys page writes it: "D", "?", "F1"."""
+    shown = app.get_key_display(Binding(key, ""))
+    return shown.upper() if len(shown) == 1 else shown
+
+
+def keymap_rows(app: Any, rows: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], str]:
+    """``rows`` with the keys the app's keymap gives their bindings, and a sentence for
+    the keymap's other remapped keys (the lobby's, the dialogs')."""
+    from unotable.app.prefs import BINDING_HOLDERS, COMPANION, holder_bindings
+
+    keymap: dict[str, str] = dict(getattr(app, "_keymap", {}))
+    if not keymap:
+        return rows, ""
+    defaults = {b.id: b.key for group in ("table", "app") for b in holder_bindings(group)}
+
+    def keys_of(binding_id: str) -> list[str]:
+        return (keymap.get(binding_id) or defaults.get(binding_id, "")).split(",")
+
+    changed = []
+    for key, does in rows:
+        ids = ROW_BINDINGS.get(key, ())
+        if any(b in keymap for b in ids):
+            shown = [shown_key(app, k) for b in ids for k in keys_of(b) if k]
+            key = " or ".join(dict.fromkeys(shown))
+        changed.append((key, does))
+    others = []
+    for binding_id, keys in keymap.items():
+        group = binding_id.split(".")[0]
+        if group in ("table", "app") or binding_id.endswith(COMPANION):
+            continue
+        if group in BINDING_HOLDERS:
+            named = {b.id: b.description for b in holder_bindings(group)}
+            what = named.get(binding_id) or binding_id
+            shown = " or ".join(shown_key(app, k) for k in keys.split(","))
+            others.append(f"{what} ({binding_id}) {shown}")
+    note = f"Your keymap also sets: {'; '.join(others)}." if others else ""
+    return changed, note
+
+
 class KeysScreen(ModalScreen[None]):
     """Every key of the table, in a box that scrolls: at 80x24 not all rows fit."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,question_mark,q,enter", "close", "Close"),
-        Binding("j", "scroll(1)", "Down", show=False),
-        Binding("k", "scroll(-1)", "Up", show=False),
+        Binding("escape,question_mark,q,enter", "close", "Close", id="keys.close"),
+        Binding("j", "scroll(1)", "Down", show=False, id="keys.down"),
+        Binding("k", "scroll(-1)", "Up", show=False, id="keys.up"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -110,6 +175,8 @@ class KeysScreen(ModalScreen[None]):
         from rich.text import Text
 
         rows, notes = keys_table()
+        rows, remapped = keymap_rows(self.app, rows)  # as the player's keymap sets them
+        notes = f"{notes} {remapped}".strip()
         table = Table(box=None, show_header=False, padding=(0, 1), expand=True)
         table.add_column("key", style="bold", no_wrap=True)
         table.add_column("does", ratio=1)

@@ -49,17 +49,17 @@ class Games(dict[str, "GameSpec"]):
 
 class LobbyScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "start", "Start"),
-        Binding("c", "continue", "Continue"),
-        Binding("m", "saved_matches", "Saved"),
-        Binding("j", "shared_tables", "Shared tables"),
-        Binding("o", "settings", "Settings"),
-        Binding("t", "stats", "Stats"),
-        Binding("f1", "rules", "Rules"),
-        Binding("question_mark", "keys", "Keys"),
-        Binding("q", "quit_app", "Quit"),
-        Binding("plus,equals_sign", "more_seats", "More seats", show=False),
-        Binding("minus", "fewer_seats", "Fewer seats", show=False),
+        Binding("s", "start", "Start", id="lobby.start"),
+        Binding("c", "continue", "Continue", id="lobby.continue"),
+        Binding("m", "saved_matches", "Saved", id="lobby.saved"),
+        Binding("j", "shared_tables", "Shared tables", id="lobby.shared"),
+        Binding("o", "settings", "Settings", id="lobby.settings"),
+        Binding("t", "stats", "Stats", id="lobby.stats"),
+        Binding("f1", "rules", "Rules", id="lobby.rules"),
+        Binding("question_mark", "keys", "Keys", id="lobby.keys"),
+        Binding("q", "quit_app", "Quit", id="lobby.quit"),
+        Binding("plus,equals_sign", "more_seats", "More seats", show=False, id="lobby.more-seats"),
+        Binding("minus", "fewer_seats", "Fewer seats", show=False, id="lobby.fewer-seats"),
     ]
 
     def __init__(self) -> None:

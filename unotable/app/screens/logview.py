@@ -18,7 +18,7 @@ from ..games import GamePresentation
 
 class LogScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,g,q", "close", "Back"),
+        Binding("escape,g,q", "close", "Back", id="log.close"),
     ]
 
     def __init__(self, snap: Snapshot, game: GamePresentation) -> None:

@@ -19,7 +19,9 @@ from ..games import GamePresentation
 
 
 class PassCardsScreen(ModalScreen[Action | None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("p", "confirm", "Pass them")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("p", "confirm", "Pass them", id="passing.pass")
+    ]
 
     def __init__(
         self, hand: list[Any], legal: list[Action], to: str, cards: GamePresentation

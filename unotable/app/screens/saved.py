@@ -26,9 +26,9 @@ class SavedMatchesScreen(Screen[str | None]):
     """Dismisses with the id of the match to resume, or None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "resume", "Resume"),
-        Binding("d,delete", "delete", "Delete"),
-        Binding("escape,q", "back", "Back"),
+        Binding("enter", "resume", "Resume", id="saved.resume"),
+        Binding("d,delete", "delete", "Delete", id="saved.delete"),
+        Binding("escape,q", "back", "Back", id="saved.back"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -137,11 +137,11 @@ class WatchScreen(Screen[None]):
     """A match another session is writing, read only: step through it; r reads it again."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,l", "step(1)", "Next"),
-        Binding("left,h", "step(-1)", "Back"),
-        Binding("end", "step(1000000)", "Latest"),
-        Binding("r", "reload", "Read again"),
-        Binding("escape,q", "close", "Close"),
+        Binding("right,l", "step(1)", "Next", id="watch.next"),
+        Binding("left,h", "step(-1)", "Back", id="watch.previous"),
+        Binding("end", "step(1000000)", "Latest", id="watch.latest"),
+        Binding("r", "reload", "Read again", id="watch.reload"),
+        Binding("escape,q", "close", "Close", id="watch.close"),
     ]
 
     def __init__(self, data_dir: Path, match_id: str) -> None:

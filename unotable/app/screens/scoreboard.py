@@ -60,11 +60,11 @@ class ScoreboardScreen(ModalScreen[str]):
     """Dismisses with "next" between hands; "again", "new" or "quit" at the end."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "default", "Continue"),
-        Binding("a", "choose('again')", "Play again"),
-        Binding("n", "choose('new')", "New game"),
-        Binding("q", "leave", "Quit"),
-        Binding("g", "log", "Log"),
+        Binding("enter", "default", "Continue", id="scores.continue"),
+        Binding("a", "choose('again')", "Play again", id="scores.again"),
+        Binding("n", "choose('new')", "New game", id="scores.new"),
+        Binding("q", "leave", "Quit", id="scores.quit"),
+        Binding("g", "log", "Log", id="scores.log"),
     ]
 
     def __init__(self, snap: Snapshot) -> None:

@@ -13,7 +13,7 @@ from textual.widgets import Button, Label, Select, Static
 
 from unotable.controller.pacing import SPEEDS
 
-from ..prefs import CARD_STYLES, THEMES
+from ..prefs import CARD_STYLES, theme_names
 
 THEME_LABELS = {
     "standard": "Standard colours",
@@ -29,15 +29,22 @@ SPEED_LABELS = {
 }
 
 
+def _theme_labels() -> dict[str, str]:
+    return {name: THEME_LABELS.get(name, name) for name in theme_names()}
+
+
 class SettingsScreen(ModalScreen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close", id="settings.close")
+    ]
 
     def compose(self) -> ComposeResult:
         app: Any = self.app
         prefs = app.prefs
         # select id, row label, value -> its words in the list, values in order, current
         rows = (
-            ("theme", "Theme", THEME_LABELS, THEMES, prefs.theme),
+            # the same list as the palette's "Theme": unotable's, then Textual's
+            ("theme", "Theme", _theme_labels(), theme_names(), prefs.theme),
             ("speed", "Computer speed", SPEED_LABELS, SPEEDS, prefs.speed),
             ("card-style", "Cards", STYLE_LABELS, CARD_STYLES, prefs.card_style),
         )

@@ -51,12 +51,12 @@ class SharedTablesScreen(Screen[None]):
     """The server's shared tables."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "join", "Join", priority=True),
-        Binding("j", "join", "Join", show=False),
-        Binding("w", "watch", "Watch"),
-        Binding("c", "code", "Rejoin with a code"),
-        Binding("n", "create", "New shared table"),
-        Binding("escape", "back", "Back"),
+        Binding("enter", "join", "Join", priority=True, id="shared.join"),
+        Binding("j", "join", "Join", show=False, id="shared.join-j"),
+        Binding("w", "watch", "Watch", id="shared.watch"),
+        Binding("c", "code", "Rejoin with a code", id="shared.code"),
+        Binding("n", "create", "New shared table", id="shared.new"),
+        Binding("escape", "back", "Back", id="shared.back"),
     ]
 
     def __init__(self, socket_path: str, setup: dict[str, Any]) -> None:
@@ -233,7 +233,7 @@ class SharedTablesScreen(Screen[None]):
 
 
 class CodeScreen(ModalScreen[str | None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Back", id="code.back")]
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -254,7 +254,9 @@ class SeatPlanScreen(ModalScreen[list[int] | None]):
     """Which of the other Human seats friends take from their own terminals, and which are
     played here, hot-seat at this keyboard. Dismisses with the seats played here."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Back", id="seat-plan.back")
+    ]
 
     def __init__(self, seats: list[tuple[int, str]]) -> None:
         super().__init__()

@@ -46,8 +46,8 @@ class StatsScreen(Screen[None]):
     StatsScreen DataTable { height: auto; max-height: 50%; margin: 0 1 1 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("g", "next_game", "Game filter"),
-        Binding("escape,q", "close", "Back"),
+        Binding("g", "next_game", "Game filter", id="stats.game"),
+        Binding("escape,q", "close", "Back", id="stats.back"),
     ]
 
     def __init__(self, data_dir: Path | None = None) -> None:

@@ -28,6 +28,7 @@ from unotable.controller import (
     News,
     Ready,
     Say,
+    Seen,
     SetSpeed,
     SkipAhead,
     Snapshot,
@@ -64,29 +65,32 @@ class _Opened:
 
 class TableScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "cursor(-1)", "◀ ▶ card", show=False),
-        Binding("right", "cursor(1)", "Next card", show=False),
-        Binding("enter,space", "play", "Play"),
-        Binding("d", "draw", "Draw"),
-        Binding("u", "uno", "UNO!"),
-        Binding("c", "catch", "Catch"),
-        Binding("s", "sort", "Sort"),
-        Binding("t", "last_trick", "Last trick"),
-        Binding("h", "hint", "Hint"),
-        Binding("g", "toggle_log", "Log"),
-        Binding("k", "toggle_tracker", "Tracker"),
-        Binding("f", "skip_ahead", "Skip ahead"),
-        Binding("z", "undo", "Undo"),
-        Binding("question_mark", "keys", "Keys"),
-        Binding("f1", "rules", "Rules", show=False),
-        Binding("o", "settings", "Settings", show=False),
-        Binding("q", "request_quit", "Quit"),
-        Binding("m", "chat", "Chat"),
-        # when the action above is off, the same key says why
-        Binding("z", "explain('undo')", show=False),
-        Binding("u", "explain('uno')", show=False),
-        Binding("c", "explain('catch')", show=False),
-        *[Binding(key, f"pick({i})", show=False) for i, key in enumerate(KEY_NAMES)],
+        Binding("left", "cursor(-1)", "◀ ▶ card", show=False, id="table.cursor-left"),
+        Binding("right", "cursor(1)", "Next card", show=False, id="table.cursor-right"),
+        Binding("enter,space", "play", "Play", id="table.play"),
+        Binding("d", "draw", "Draw", id="table.draw"),
+        Binding("u", "uno", "UNO!", id="table.uno"),
+        Binding("c", "catch", "Catch", id="table.catch"),
+        Binding("s", "sort", "Sort", id="table.sort"),
+        Binding("t", "last_trick", "Last trick", id="table.last-trick"),
+        Binding("h", "hint", "Hint", id="table.hint"),
+        Binding("g", "toggle_log", "Log", id="table.log"),
+        Binding("k", "toggle_tracker", "Tracker", id="table.tracker"),
+        Binding("f", "skip_ahead", "Skip ahead", id="table.skip-ahead"),
+        Binding("z", "undo", "Undo", id="table.undo"),
+        Binding("question_mark", "keys", "Keys", id="table.keys"),
+        Binding("f1", "rules", "Rules", show=False, id="table.rules"),
+        Binding("o", "settings", "Settings", show=False, id="table.settings"),
+        Binding("q", "request_quit", "Quit", id="table.quit"),
+        Binding("m", "chat", "Chat", id="table.chat"),
+        # when the action above is off, the same key says why (a keymap moves both)
+        Binding("z", "explain('undo')", show=False, id="table.undo-why"),
+        Binding("u", "explain('uno')", show=False, id="table.uno-why"),
+        Binding("c", "explain('catch')", show=False, id="table.catch-why"),
+        *[
+            Binding(key, f"pick({i})", show=False, id=f"table.pick-{i + 1}")
+            for i, key in enumerate(KEY_NAMES)
+        ],
     ]
 
     snapshot: reactive[Snapshot | None] = reactive(None, init=False, always_update=True)
@@ -326,6 +330,8 @@ class TableScreen(Screen[None]):
 
     def _wanted(self, snap: Snapshot) -> tuple[Any, ...] | None:
         """The dialog the snapshot asks this terminal for now, as a reason; None: none."""
+        if snap.shown is not None and snap.viewer is not None:
+            return ("shown", snap.viewer, snap.log_length)
         if snap.over:
             return ("results", "final")
         if snap.hand_over:
@@ -382,6 +388,20 @@ class TableScreen(Screen[None]):
                 snap.name(seat), snap.name(exposed) if exposed is not None else None
             )
             self._push(reason, screen, lambda answer: self._handed_over(seat, answer))
+        elif kind == "shown":
+            from .common import ChoiceScreen
+
+            seat, event = reason[1], snap.shown
+            assert event is not None
+            cards = " ".join(self.card_style.label(c) for c in event.cards) or "no cards"
+            owner = snap.name(event.seat)
+            screen = ChoiceScreen(
+                f"{owner}'s hand, shown to {snap.name(seat)} only",
+                [("seen", "Seen: go on")],
+                explanation=f"{owner} held: {cards}",
+                cancellable=False,
+            )
+            self._push(reason, screen, lambda _: self.table.send(Seen(seat)))
         elif kind == "ask":
             seat = reason[1]
             legal = [a for a in snap.actions if a.kind not in OUT_OF_TURN_KINDS]

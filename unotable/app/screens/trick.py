@@ -15,7 +15,9 @@ from ..games import GamePresentation
 
 
 class LastTrickScreen(ModalScreen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,t,space", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,enter,t,space", "close", "Close", id="trick.close")
+    ]
 
     def __init__(self, view: Any, names: list[str], cards: GamePresentation) -> None:
         super().__init__(classes="last-trick")

@@ -23,8 +23,8 @@ class Cycle(Widget, can_focus=True):
     Cycle:focus { text-style: reverse; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,space,enter", "step(1)", "Next", show=False),
-        Binding("left", "step(-1)", "Previous", show=False),
+        Binding("right,space,enter", "step(1)", "Next", show=False, id="choice.next"),
+        Binding("left", "step(-1)", "Previous", show=False, id="choice.previous"),
     ]
 
     index: reactive[int] = reactive(0)

@@ -10,6 +10,14 @@ from textual.widgets import Static
 
 from ..games import GamePresentation
 
+NAME_MAX = 16  # a name column wider than this leaves the panel's columns far apart
+
+
+def cut(name: str, width: int, more: str = "…") -> str:
+    """``name`` in ``width`` columns: whole, or cut with ``more`` so nobody mistakes a cut
+    name ("guest-a2") for another player's whole one."""
+    return name if len(name) <= width else name[: width - 1] + more
+
 
 class SeatsPanel(Static):
     def show(
@@ -42,9 +50,12 @@ def render_seats(
     game: GamePresentation,
     width: int = 38,
 ) -> Text:
-    """One line per seat: turn arrow, dealer D, name, kind, cards, the game's columns, flags."""
-    name_width = 8 if width < 46 else 12
+    """One line per seat: turn arrow, dealer D, name, kind, cards, the game's columns, flags.
+    Names get the room the columns leave (up to 16), and a longer one ends in an ellipsis."""
     columns = " ".join(f"{title:>{size}}" for title, size in game.seat_columns)
+    fixed = len(f"   {'':<6} Cards {columns}") + 1
+    name_width = max(6, min(NAME_MAX, width - fixed))
+    more = "~" if game.ascii_only else "…"
     text = Text()
     text.append(f"   {'Player':<{name_width}} {'Kind':<6} Cards {columns}\n", style=Style(dim=True))
     pointer = ">" if game.ascii_only else "▶"
@@ -57,7 +68,8 @@ def render_seats(
             f"{cell:>{size}}" for cell, (_, size) in zip(row.cells, game.seat_columns, strict=True)
         )
         line = (
-            f"{marker}{dealer} {names[seat][:name_width]:<{name_width}} {kinds[seat][:6]:<6} "
+            f"{marker}{dealer} {cut(names[seat], name_width, more):<{name_width}} "
+            f"{kinds[seat][:6]:<6} "
             f"{view.hand_sizes[seat]:>5} {cells}"
         )
         style = Style(bold=True, reverse=True) if mine else Style()

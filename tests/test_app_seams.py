@@ -129,6 +129,11 @@ async def test_a_spectator_is_told_they_watch_not_to_take_the_keyboard(
             await until(pilot, lambda: isinstance(app.screen, TableScreen), "no table")
             await until(pilot, lambda: "watching" in screen_text(app), "no watching words")
             assert "takes the keyboard" not in screen_text(app)
+            # leaving a shared table promises only what it does (no Continue, no save here)
+            await pilot.press("q")
+            await until(pilot, lambda: app.screen.has_class("quit-dialog"), "no leave dialog")
+            words = screen_text(app)
+            assert "Saved matches" not in words and "rejoin code" in words
     finally:
         for bot in players:
             await bot.client.close()

@@ -685,16 +685,20 @@ class TableScreen(Screen[None]):
                 then()
 
         if self.shared:
-            what = " The table goes on; your seat waits for you, and a computer plays it meanwhile."
+            what = (
+                " Your seat waits for you: while others play on, a computer plays it after a"
+                " while, until you come back (J, or C with your rejoin code). If nobody is"
+                " left, the table pauses, then is closed and kept: Shared tables (J) lists"
+                " it, and joining it reopens it where it was."
+            )
         else:
             what = " It is saved: in the lobby, Continue or Saved matches (M) picks it up again."
         self._user_screen(
             ChoiceScreen(
                 "Leave this match?",
                 [("stay", "Keep playing"), ("lobby", "Back to the lobby"), ("quit", "Quit")],
-                explanation="The match stops here." + what
-                if not self.shared
-                else "You leave the table." + what,
+                explanation=("You leave the table." if self.shared else "The match stops here.")
+                + what,
                 dialog_id="quit-dialog",
             ),
             answered,

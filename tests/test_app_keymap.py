@@ -11,7 +11,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from test_app_support import controller, footer_drawn, make_app, screen_text, settle, start, until
+from test_app_support import controller, make_app, screen_text, settle, start, until
 from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.widgets._footer import FooterKey
@@ -91,6 +91,11 @@ def test_the_settings_file_keymap_is_read(tmp_path: Path) -> None:
     assert notice is None and prefs.keymap == {"table.draw": "x"}
 
 
+def footer_keys(screen: Any) -> dict[str, str]:
+    """The footer's keys now, by action."""
+    return {key.action: key.key_display for key in screen.query(FooterKey)}
+
+
 def human_actions(ctrl: Any) -> list[str]:
     return [a.kind for seat, a in ctrl.match.history if seat == 0]
 
@@ -101,9 +106,8 @@ async def test_a_remapped_key_draws_and_the_footer_and_overlay_show_it() -> None
     async with app.run_test(size=(100, 30)) as pilot:
         table = await start(pilot, ctrl)
         assert await settle(pilot) is table
-        await footer_drawn(pilot)
-        shown = {k.action: k.key_display for k in table.query(FooterKey)}
-        assert shown["draw"] == "x"
+        await until(pilot, lambda: "draw" in footer_keys(table), "the footer's draw key")
+        assert footer_keys(table)["draw"] == "x"
         before = human_actions(ctrl)
         await pilot.press("d")  # no longer the draw key
         await pilot.pause()
@@ -157,7 +161,7 @@ async def test_a_clashing_keymap_is_told_at_start_and_not_applied() -> None:
         assert "table.draw" in message
         table = await start(pilot, controller("uno", ["human", "normal", "normal"]))
         await settle(pilot)
-        await footer_drawn(pilot)
-        shown = {k.action: k.key_display for k in table.query(FooterKey)}
+        await until(pilot, lambda: "draw" in footer_keys(table), "the footer's draw key")
+        shown = footer_keys(table)
         assert shown["draw"] == "d" and shown["sort"] == "s"
         assert isinstance(table, TableScreen)

@@ -101,14 +101,27 @@ async def footer_drawn(pilot: Any, limit: int = 500) -> None:
     from textual.widgets import Footer
     from textual.widgets._footer import FooterKey
 
+    from unotable.app.widgets.keysbar import KeysBar
+
     steady = 0
     for _ in range(limit):
         await pilot.pause()
-        # the footer on screen: the top screen's, or the one under a dialog that has none
-        with_footer = [s for s in pilot.app.screen_stack if s.query(Footer)]
+        # the keys on screen: the top screen's, or the one under a dialog that has none
+        with_footer = [s for s in pilot.app.screen_stack if s.query(Footer) or s.query(KeysBar)]
         if not with_footer:
             return
         screen = with_footer[-1]
+        if screen.query(KeysBar):  # the table's own bar: its words are the enabled keys
+            bar = screen.query(KeysBar).first()
+            wanted: list[str] = []
+            for _, b, enabled, _ in screen.active_bindings.values():
+                entry = f"{pilot.app.get_key_display(b)} {b.description}"
+                if b.show and enabled and not any(w.endswith(f" {b.description}") for w in wanted):
+                    wanted.append(entry)
+            steady = steady + 1 if bar.words().split() == " ".join(wanted).split() else 0
+            if steady >= 3:
+                return
+            continue
         footer = screen.query(Footer).first()
         expected = {
             (binding.action, not enabled)

@@ -167,9 +167,9 @@ def notices(app: Any, words: str) -> bool:
 
 
 def footer_words(screen: Any) -> str:
-    from textual.widgets._footer import FooterKey
+    from unotable.app.widgets.keysbar import KeysBar
 
-    return " ".join(str(key.description) for key in screen.query(FooterKey))
+    return screen.query_one(KeysBar).words()
 
 
 async def test_sort_keeps_the_cursor_on_its_card() -> None:

@@ -100,14 +100,17 @@ class SharedTablesScreen(Screen[None]):
             answer = None
         finally:
             await client.close()
-        if not answer or answer.get("type") != "tables" or not self.is_attached:
-            return  # no answer, or the screen closed while it came
-        if answer["tables"] == self.tables and self.query_one(OptionList).option_count:
+        if not answer or answer.get("type") != "tables":
+            return
+        try:
+            listing = self.query_one(OptionList)
+        except NoMatches:
+            return  # the screen closed (Esc) while the answer came
+        if answer["tables"] == self.tables and listing.option_count:
             return  # nothing changed: keep the list (and the highlight) as it is
         self.tables = answer["tables"]
         from ..games import game_titles
 
-        listing = self.query_one(OptionList)
         highlighted = listing.highlighted
         listing.clear_options()
         if not self.tables:
@@ -121,9 +124,12 @@ class SharedTablesScreen(Screen[None]):
 
     def _chosen(self) -> str | None:
         """The highlighted table (the first, while the list has no highlight yet)."""
-        listing = self.query_one(OptionList)
         if not self.tables:
             return None
+        try:
+            listing = self.query_one(OptionList)
+        except NoMatches:
+            return None  # keys typed ahead of Esc reach a screen already closing
         index = listing.highlighted if listing.highlighted is not None else 0
         return str(self.tables[min(index, len(self.tables) - 1)]["table"])
 

@@ -20,7 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import RichLog, Static
 
 from unotable.controller import (
     Intent,
@@ -42,6 +42,7 @@ from ..describe import describe
 from ..games import GamePresentation, presentation_for
 from ..widgets.center import CenterPanel
 from ..widgets.hand import KEY_NAMES, HandView
+from ..widgets.keysbar import KeysBar
 from ..widgets.seats import SeatsPanel
 from ..widgets.tracker import TrackerPanel
 from ..words import plural
@@ -112,7 +113,6 @@ class TableScreen(Screen[None]):
         self._snap_at = time.monotonic()
         self.snap_speed: str | None = None  # the speed last sent to the table
         self._was_wide = False
-        self._footer_keys: tuple[bool | None, ...] = ()
         self.set_reactive(TableScreen.snapshot, table.snapshot)
 
     @property
@@ -133,7 +133,7 @@ class TableScreen(Screen[None]):
         with Vertical(id="hand-box"):
             yield HandView(id="hand")
         yield Static("", id="status")
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeysBar(id="keys")
 
     def on_mount(self) -> None:
         self.query_one("#log", RichLog).border_title = "Log"
@@ -152,6 +152,9 @@ class TableScreen(Screen[None]):
 
     def _take_newest(self) -> None:
         self.snapshot = self.table.snapshot
+
+    def on_screen_resume(self) -> None:
+        self._refresh_keys()  # a dialog closed: its keys were shown meanwhile
 
     def on_unmount(self) -> None:
         self.table.unlisten(self._news)
@@ -235,14 +238,9 @@ class TableScreen(Screen[None]):
         self._refresh_keys()
 
     def _refresh_keys(self) -> None:
-        # The footer rebuilds itself on refresh_bindings: only when the keys really change.
-        keys = tuple(
-            self.check_action(name, ())
-            for name in ("play", "draw", "uno", "catch", "last_trick", "skip_ahead", "undo", "hint")
-        )
-        if keys != self._footer_keys:
-            self._footer_keys = keys
-            self.refresh_bindings()
+        """The keys bar shows what may be done now (redrawn only when that changes)."""
+        if self.is_mounted:
+            self.query_one(KeysBar).show_keys()
 
     def _hidden_words(self, snap: Snapshot) -> str:
         if snap.spectator:

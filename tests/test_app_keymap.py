@@ -14,13 +14,13 @@ from typing import Any
 from test_app_support import controller, make_app, screen_text, settle, start, until
 from textual.binding import Binding
 from textual.dom import DOMNode
-from textual.widgets._footer import FooterKey
 
 import unotable.app
 from unotable.app.prefs import BINDING_HOLDERS, check_keymap, holder_bindings, load_prefs
 from unotable.app.screens.help import ROW_BINDINGS, KeysScreen, keys_table
 from unotable.app.screens.table import TableScreen
 from unotable.app.widgets.hand import HandView
+from unotable.app.widgets.keysbar import KeysBar
 
 
 def binding_classes() -> dict[str, type]:
@@ -91,9 +91,9 @@ def test_the_settings_file_keymap_is_read(tmp_path: Path) -> None:
     assert notice is None and prefs.keymap == {"table.draw": "x"}
 
 
-def footer_keys(screen: Any) -> dict[str, str]:
-    """The footer's keys now, by action."""
-    return {key.action: key.key_display for key in screen.query(FooterKey)}
+def key_bar(screen: Any) -> str:
+    """The table's key bar (its footer) as shown now."""
+    return " ".join(bar.words() for bar in screen.query(KeysBar))
 
 
 def human_actions(ctrl: Any) -> list[str]:
@@ -106,8 +106,8 @@ async def test_a_remapped_key_draws_and_the_footer_and_overlay_show_it() -> None
     async with app.run_test(size=(100, 30)) as pilot:
         table = await start(pilot, ctrl)
         assert await settle(pilot) is table
-        await until(pilot, lambda: "draw" in footer_keys(table), "the footer's draw key")
-        assert footer_keys(table)["draw"] == "x"
+        await until(pilot, lambda: "Draw" in key_bar(table), "the bar's draw key")
+        assert " x Draw" in key_bar(table) and " d Draw" not in key_bar(table)
         before = human_actions(ctrl)
         await pilot.press("d")  # no longer the draw key
         await pilot.pause()
@@ -161,7 +161,6 @@ async def test_a_clashing_keymap_is_told_at_start_and_not_applied() -> None:
         assert "table.draw" in message
         table = await start(pilot, controller("uno", ["human", "normal", "normal"]))
         await settle(pilot)
-        await until(pilot, lambda: "draw" in footer_keys(table), "the footer's draw key")
-        shown = footer_keys(table)
-        assert shown["draw"] == "d" and shown["sort"] == "s"
+        await until(pilot, lambda: "Draw" in key_bar(table), "the bar's draw key")
+        assert " d Draw" in key_bar(table) and " s Sort" in key_bar(table)
         assert isinstance(table, TableScreen)

@@ -102,7 +102,8 @@ class Terminal:
 
 
 # words that name a kind of card in the rules' prose, not a card anyone holds
-PROSE = re.compile(r"Wild Draw (Four|Two)")
+# the game's name for a card, also where a notice cuts it short ("Wild Dr▌")
+PROSE = re.compile(r"Wild Draw (Four|Two)|Wild D\w*")
 
 
 def remember_setup(player_dir: Path, setup: dict[str, Any]) -> None:

@@ -4,6 +4,7 @@ panel, authorized keys read again, and a seat that keeps reading while drawing i
 from __future__ import annotations
 
 import asyncio
+import copy
 import tempfile
 from collections import deque
 from collections.abc import Callable
@@ -16,11 +17,11 @@ from test_app_shared import open_shared_tables, serve_tables
 from test_app_support import controller, make_app, screen_text, settle, start, until
 from test_serve_ssh import connect as ssh_connect
 from test_serve_ssh import host_key, running_table, stub_argv  # noqa: F401 (fixtures)
-from test_tables import Bot, connect
+from test_tables import connect
 
 from unotable.app.screens.table import TableScreen
 from unotable.controller import News
-from unotable.tables.client import TableClient, snapshot_of
+from unotable.tables.client import snapshot_of
 from unotable.tables.remote import RemoteTable
 from unotable.tables.service import TableService
 
@@ -154,6 +155,9 @@ class _FakeClient:
         self.read += 1
         return self.frames.popleft() if self.frames else None
 
+    def buffered(self) -> bool:
+        return bool(self.frames) and self.read % self.chunk != 0
+
     async def send(self, message: dict[str, Any]) -> None:
         pass
 
@@ -162,39 +166,37 @@ class _FakeClient:
 
 
 async def _snapshot_frames(count: int) -> list[dict[str, Any]]:
-    """``count`` real, successive snapshot frames of one seat (a table with computers)."""
-    frames: list[dict[str, Any]] = []
-
-    class Recorder(Bot):
-        async def handle(self, message: dict[str, Any], play: bool) -> None:
-            if message["type"] == "snapshot":
-                frames.append(message)
-            await super().handle(message, play)
-
+    """``count`` snapshot frames of one seat, versions 1 to ``count``: a real table's first
+    frame, numbered on (the seat draws whatever it is sent; no play needed)."""
     with tempfile.TemporaryDirectory() as data:
         service = TableService(Path(data), speed="instant", grace=60.0, hand_over_wait=0.0)
         await service.start()
         try:
-            ann = Recorder(await TableClient.connect(service.socket_path), 1)
+            ann = await connect(service, 1)
             seats = [
                 {"name": "Ann", "kind": "human"},
                 {"name": "", "kind": "human", "open": True},  # a shared table needs one
                 {"name": "Comp", "kind": "normal"},
             ]
+            first: list[dict[str, Any]] = []
+
+            async def record() -> None:
+                while (message := await ann.client.receive(timeout=20)) is not None:
+                    if message["type"] == "snapshot":
+                        first.append(message)
+                        return
+
             await ann.client.send({"type": "create", "game": "uno", "seats": seats})
-            await ann.until(lambda b: b.snap is not None, play=False)
-            bo = await connect(service, 2)
-            await bo.client.send(
-                {"type": "join", "table": next(iter(service.tables)), "name": "Bo"}
-            )
-            bo_plays = asyncio.ensure_future(bo.until(lambda b: False))
-            await ann.until(lambda b: len(frames) >= count)
-            bo_plays.cancel()
-            await bo.client.close()
+            await record()
             await ann.client.close()
         finally:
             await service.stop()
-    return frames[:count]
+    frames = []
+    for version in range(1, count + 1):
+        message = copy.deepcopy(first[0])
+        message["snapshot"]["fields"]["version"] = version
+        frames.append(message)
+    return frames
 
 
 async def test_a_burst_of_snapshots_is_drawn_as_its_newest_and_far_fewer_times() -> None:

@@ -109,6 +109,7 @@ def test_in_hot_seat_a_humans_cards_leave_the_screen_with_their_last_decision() 
     # Ann and Bob are human, two computers sit between them: Bob's cards must not stay
     # on screen through the computers' turns (the hot-seat leak).
     ctrl = table("uno", ("human", "random", "human", "random"), 6)
+    ctrl.one_screen = True  # as at a LocalTable: everyone at this screen
     handovers = 0
     for _ in range(40):
         turn = ctrl.run()

@@ -146,6 +146,9 @@ class Controller:
         # hot-seat: a hand shown to one human only (a challenged Wild Draw Four), which
         # the screen keeps for them until they have seen it: (seat, the event)
         self._showing: tuple[int, Event] | None = None
+        # every human plays at this one screen (a LocalTable): hot-seat hand-overs and
+        # private showings are the screen's; a shared table's players each have their own
+        self.one_screen = False
 
     # -- saving -------------------------------------------------------------------------
 
@@ -703,7 +706,7 @@ class Controller:
 
     def _note_private_show(self, events: Sequence[Event]) -> None:
         """Hot-seat: a human shown another hand sees it before the keyboard moves on."""
-        if not self.hot_seat:
+        if not (self.hot_seat and self.one_screen):
             return
         for event in events:
             shown_to = event.private_to

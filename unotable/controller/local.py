@@ -40,6 +40,7 @@ class LocalTable:
 
     def __init__(self, controller: Controller) -> None:
         self.controller = controller
+        controller.one_screen = True
         self.runner = Runner(controller, on_change=self._changed, on_notice=self._notice)
         self._listeners: list[Listener] = []
         self._viewer: int | str | None = "unset"

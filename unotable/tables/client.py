@@ -33,6 +33,11 @@ class TableClient:
         """The next frame from the table (None when it closed the connection)."""
         return await asyncio.wait_for(read_frame(self.reader, MAX_SERVER_FRAME), timeout)
 
+    def buffered(self) -> bool:
+        """Whether a whole frame is already read in and waiting (a burst, while drawing was
+        slow): the seat takes it in before drawing anything."""
+        return b"\n" in self.reader._buffer  # StreamReader keeps what it read here
+
     async def intent(self, action: str, version: int | None = None) -> None:
         await self.send({"type": "intent", "action": action, "version": version})
 

@@ -31,14 +31,22 @@ from unotable.controller.table import Listener
 from unotable.engine import Event
 
 from .client import TableClient, snapshot_of
+from .protocol import ProtocolError
 
 UNDO_REFUSED = "Undo is off at a shared table: the others have seen the move."
+RECENT_CHAT = 6  # chat lines a screen that starts listening late is shown
 
 
 class RemoteTable:
     shared = True
 
-    def __init__(self, client: TableClient, joined: dict[str, Any], first: dict[str, Any]):
+    def __init__(
+        self,
+        client: TableClient,
+        joined: dict[str, Any],
+        first: dict[str, Any],
+        early: list[dict[str, Any]] | tuple[dict[str, Any], ...] = (),
+    ):
         """``joined`` and ``first``: the table's ``joined`` frame and its first snapshot;
         ``early``: frames that came between them (chat lines said before this seat sat)."""
         self.client = client
@@ -61,6 +69,11 @@ class RemoteTable:
         self._latest: Snapshot = self._take(first)
         self._snapshot = self._shown_snapshot()
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._unpublished = False  # a snapshot taken in but not yet told to the listeners
+        self.draws = 0  # snapshots told to the listeners (tests count them)
+        for message in early:
+            if message.get("type") == "chat":
+                self.chat.append(message)  # nobody listens yet: kept for recent_chat()
 
     @property
     def game_id(self) -> str:
@@ -110,18 +123,38 @@ class RemoteTable:
         )
 
     def _publish(self) -> None:
+        self._unpublished = False
         self._snapshot = self._shown_snapshot()
+        self.draws += 1
         self._tell(News("snapshot", self._snapshot))
 
+    def _publish_later(self) -> None:
+        """Drawn by ``flush`` once no further frame is already here: a burst of snapshots is
+        drawn once, as its newest, so a slow screen never holds the reading back."""
+        self._unpublished = True
+
+    def flush(self) -> None:
+        """Tell the listeners the newest snapshot, if one is waiting."""
+        if self._unpublished:
+            self._publish()
+
+    def recent_chat(self, count: int = RECENT_CHAT) -> list[tuple[str | None, str]]:
+        """The table's last chat lines as (sender, text): for a screen that starts listening
+        after they came (a joiner sees what was said, "the server restarted" among it)."""
+        return [(m.get("from"), str(m.get("text", ""))) for m in self.chat[-count:]]
+
     def handle(self, message: dict[str, Any]) -> str | None:
-        """Take one frame in and tell the listeners; what kind of news it was."""
+        """Take one frame in and tell the listeners; what kind of news it was. A snapshot
+        is told at the next ``flush`` (the pump's, once the frames already here are read);
+        other news first flushes the one before it, so the listeners keep the table's order."""
         kind = message.get("type")
         if kind == "snapshot":
             self._latest = self._take(message)
             self._pending = None
             self._shown = None
-            self._publish()
+            self._publish_later()
             return "snapshot"
+        self.flush()
         if kind == "refused":
             self._pending = None
             self._snapshot = self._shown_snapshot()
@@ -130,6 +163,7 @@ class RemoteTable:
             return "refused"
         if kind == "chat":
             self.chat.append(message)
+            del self.chat[: -RECENT_CHAT * 10]  # a long night's chat is not all kept
             sender = message.get("from")
             self._tell(News("chat", text=str(message.get("text", "")), sender=sender))
             return "chat"
@@ -147,11 +181,16 @@ class RemoteTable:
                 if message is None:
                     break
                 self.handle(message)
-        except (ConnectionError, ValueError) as error:
-            self.closed_reason = str(error) or "the connection to the table was lost"
+                if not self.client.buffered():
+                    self.flush()  # nothing more already here: draw the newest now
+        except (ConnectionError, ValueError, ProtocolError) as error:
+            reason = str(error) or "the connection to the table was lost"
+        else:
+            reason = "the table closed the connection"
+        self.flush()
         if self.closed_reason is None:
-            self.closed_reason = "the table closed the connection"
-            self._tell(News("closed", text=self.closed_reason))
+            self.closed_reason = reason
+            self._tell(News("closed", text=reason))
 
     def _send(self, message: dict[str, Any]) -> None:
         async def send() -> None:

@@ -6,6 +6,7 @@ two seconds. Joining or creating opens a connection that the table screen then k
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from typing import Any, ClassVar
 
@@ -20,6 +21,7 @@ from textual.widgets import Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from unotable.tables.client import TableClient
+from unotable.tables.protocol import ProtocolError
 
 REFRESH_SECONDS = 2.0
 ANSWER_SECONDS = 10.0
@@ -49,12 +51,12 @@ class SharedTablesScreen(Screen[None]):
     """The server's shared tables."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "join", "Join", priority=True),
-        Binding("j", "join", "Join", show=False),
-        Binding("w", "watch", "Watch"),
-        Binding("c", "code", "Rejoin with a code"),
-        Binding("n", "create", "New shared table"),
-        Binding("escape", "back", "Back"),
+        Binding("enter", "join", "Join", priority=True, id="shared.join"),
+        Binding("j", "join", "Join", show=False, id="shared.join-j"),
+        Binding("w", "watch", "Watch", id="shared.watch"),
+        Binding("c", "code", "Rejoin with a code", id="shared.code"),
+        Binding("n", "create", "New shared table", id="shared.new"),
+        Binding("escape", "back", "Back", id="shared.back"),
     ]
 
     def __init__(self, socket_path: str, setup: dict[str, Any]) -> None:
@@ -100,12 +102,15 @@ class SharedTablesScreen(Screen[None]):
             await client.close()
         if not answer or answer.get("type") != "tables":
             return
-        if answer["tables"] == self.tables and self.query_one(OptionList).option_count:
+        try:
+            listing = self.query_one(OptionList)
+        except NoMatches:
+            return  # the screen closed (Esc) while the answer came
+        if answer["tables"] == self.tables and listing.option_count:
             return  # nothing changed: keep the list (and the highlight) as it is
         self.tables = answer["tables"]
         from ..games import game_titles
 
-        listing = self.query_one(OptionList)
         highlighted = listing.highlighted
         listing.clear_options()
         if not self.tables:
@@ -119,9 +124,12 @@ class SharedTablesScreen(Screen[None]):
 
     def _chosen(self) -> str | None:
         """The highlighted table (the first, while the list has no highlight yet)."""
-        listing = self.query_one(OptionList)
         if not self.tables:
             return None
+        try:
+            listing = self.query_one(OptionList)
+        except NoMatches:
+            return None  # keys typed ahead of Esc reach a screen already closing
         index = listing.highlighted if listing.highlighted is not None else 0
         return str(self.tables[min(index, len(self.tables) - 1)]["table"])
 
@@ -188,6 +196,7 @@ class SharedTablesScreen(Screen[None]):
         app: Any = self.app
         message = {**message, "identity": app.player_identity, "name": app.player_name}
         client: TableClient | None = None
+        early: list[dict[str, Any]] = []  # chat lines sent on sitting down, before the snapshot
         try:
             client = await TableClient.connect(self.socket_path)
             await client.send(message)
@@ -202,23 +211,35 @@ class SharedTablesScreen(Screen[None]):
                     joined = answer
                 elif answer["type"] == "snapshot" and joined is not None:
                     break
-        except (OSError, TimeoutError, ValueError) as error:
+                elif joined is not None:
+                    early.append(answer)
+        except (OSError, TimeoutError, ValueError, ProtocolError) as error:
             self._say(f"The table did not answer ({error or 'timed out'}).")
             if client is not None:
                 with contextlib.suppress(Exception):
                     await client.close()
             return
+        except asyncio.CancelledError:
+            # the list closed (Esc) while the table answered: leave the seat, not a ghost
+            if client is not None:
+                with contextlib.suppress(Exception):
+                    await client.close()
+            raise
         finally:
             self._busy = False
         from unotable.tables.remote import RemoteTable
 
         if joined.get("code"):
             app.shared_codes[joined["table"]] = joined["code"]
-        app.start_shared(RemoteTable(client, joined, answer))
+        remote = RemoteTable(client, joined, answer, early)
+        if self not in app.screen_stack:
+            await remote.leave()  # Esc came first: the player no longer wants this table
+            return
+        app.start_shared(remote)
 
 
 class CodeScreen(ModalScreen[str | None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Back", id="code.back")]
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -239,7 +260,9 @@ class SeatPlanScreen(ModalScreen[list[int] | None]):
     """Which of the other Human seats friends take from their own terminals, and which are
     played here, hot-seat at this keyboard. Dismisses with the seats played here."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Back", id="seat-plan.back")
+    ]
 
     def __init__(self, seats: list[tuple[int, str]]) -> None:
         super().__init__()

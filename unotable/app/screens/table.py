@@ -359,6 +359,9 @@ class TableScreen(Screen[None]):
                 return
             if opened.screen is not self.app.screen:
                 return  # something else is on top: settle when it closes
+            if not opened.screen.is_mounted:
+                self.call_after_refresh(self.reconcile)  # closing it half-built breaks it
+                return
             self._opened = None
             self._refresh_keys()
             opened.screen.dismiss(None)

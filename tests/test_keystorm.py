@@ -44,12 +44,12 @@ from unotable.app.screens.shared import SeatPlanScreen
 from unotable.app.screens.table import TableScreen
 from unotable.tables.service import TableService
 
-KEYS_PER_SCENARIO = 1500
-# The storm's finds outside this test's reach (screens other engineers hold); until the
-# edits in the report land, a storm may still end in one of them.
-PENDING = pytest.mark.xfail(
-    reason="storm finds pending in stats.py, settings.py, help.py, scoreboard.py, table.py, "
-    "main.py and Textual's OptionList paging",
+KEYS_PER_SCENARIO = 500
+# The one find left is inside Textual: its Select dropdown (SelectOverlay, in Settings)
+# pages with PgUp/PgDn before it is laid out and raises KeyError. Our own lists take it
+# (widgets/choices.py); until Settings stops using Select, a storm may still end there.
+SELECT_PAGING = pytest.mark.xfail(
+    reason="Textual's SelectOverlay._move_page raises KeyError before layout (Settings)",
     strict=False,
 )
 # leaving the app outright ends a run early: rarer, so the storm visits the screens
@@ -136,7 +136,7 @@ async def storm(
     return seen
 
 
-@PENDING
+@SELECT_PAGING
 async def test_a_key_storm_from_the_lobby() -> None:
     async def lobby_up(pilot: Any) -> None:
         await until(pilot, lambda: type(pilot.app.screen).__name__ == "LobbyScreen", "lobby")
@@ -145,8 +145,8 @@ async def test_a_key_storm_from_the_lobby() -> None:
     assert {"LobbyScreen", "TableScreen"} <= set(seen)
 
 
-@PENDING
 @pytest.mark.parametrize("game", ["uno", "uno-hearts"])
+@SELECT_PAGING
 async def test_a_key_storm_at_a_hot_seat_table(game: str) -> None:
     """Two humans at one keyboard: hand-overs, dialogs and scoreboards come and go."""
 
@@ -157,7 +157,7 @@ async def test_a_key_storm_at_a_hot_seat_table(game: str) -> None:
     assert "TableScreen" in seen and "HandOverScreen" in seen
 
 
-@PENDING
+@SELECT_PAGING
 async def test_a_key_storm_at_a_shared_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

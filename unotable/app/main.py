@@ -10,6 +10,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.filter import Monochrome, NoColor
@@ -363,6 +364,11 @@ class UnoTableApp(App[None]):
             return True
         self.release_match()
         return bool(self._writer.flush(timeout))
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not self.screen_stack:
+            return  # keys typed ahead of quitting reach an app with no screen left
+        await super().on_event(event)
 
     def on_unmount(self) -> None:
         self.flush_saves()

@@ -141,6 +141,9 @@ class LocalTable:
 
     # -- words for the screen -----------------------------------------------------------------
 
+    def recent_chat(self) -> list[tuple[str | None, str]]:
+        return []  # no chat at one keyboard
+
     def seat_labels(self) -> list[str]:
         return [s.label for s in self._snapshot.seats]
 

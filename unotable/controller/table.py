@@ -37,6 +37,10 @@ class Table(Protocol):
         the answer comes back as news ("refused", with the reason)."""
         ...
 
+    def recent_chat(self) -> list[tuple[str | None, str]]:
+        """The latest chat lines (sender, text) sent before a screen started listening."""
+        ...
+
     def seat_labels(self) -> list[str]:
         """Each seat's kind as the seats panel shows it ("Human", "Away", "Normal", ...)."""
         ...

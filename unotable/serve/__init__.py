@@ -410,6 +410,7 @@ def _run_ssh(args: argparse.Namespace, data_dir: Path | None) -> int:
         host=args.host,
         port=args.port,
         authorized_keys=keys[1] if keys else None,
+        authorized_keys_file=keys[0] if keys else None,  # read again when it changes
         password=None if args.open else password,
         open_access=args.open,
         max_sessions=args.max_sessions,

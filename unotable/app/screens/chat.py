@@ -14,6 +14,8 @@ from textual.widgets.option_list import Option
 
 from unotable.tables.protocol import MAX_CHAT, QUICK_PHRASES
 
+from ..widgets.choices import Choices
+
 ChatLine = tuple[str | None, int | None]  # (a free line, None) or (None, a phrase's index)
 
 
@@ -26,7 +28,7 @@ class ChatScreen(ModalScreen[ChatLine | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label("Say something to the table", classes="dialog-title")
-            yield OptionList(
+            yield Choices(
                 *[Option(f"{i}  {p}", id=str(i - 1)) for i, p in enumerate(QUICK_PHRASES, 1)],
                 id="phrases",
             )

@@ -14,6 +14,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..widgets.choices import Choices
+
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 
 
@@ -67,7 +69,7 @@ class ChoiceScreen(ModalScreen[str | None]):
                 Option(Text(f"{i}  {label}" if i <= 9 else label), id=key)
                 for i, (key, label) in enumerate(self.choices, start=1)
             ]
-            yield OptionList(*options, id="choices")
+            yield Choices(*options, id="choices")
             hint = "Enter or a number to choose" + (", Esc to go back" if self.cancellable else "")
             yield Static(hint, classes="dialog-hint")
         yield Footer()  # the dialog's own keys, not the table's underneath

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 from importlib.resources import files
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Static
-from textual.widgets import MarkdownViewer as _Viewer
+from textual.widgets import Footer, Markdown, MarkdownViewer, Static
 
 from .common import TooSmall
 
@@ -47,6 +48,15 @@ def rules_text(game: str) -> str:
         lines += ["", "## Table options", ""]
         lines += [f"- **{o.label}**: {o.help}" for o in spec.options]
     return "\n".join(lines) + "\n"
+
+
+class _Viewer(MarkdownViewer):
+    def _on_markdown_table_of_contents_updated(
+        self, message: Markdown.TableOfContentsUpdated
+    ) -> None:
+        # a key storm can land here before the contents' tree exists: nothing to update
+        with contextlib.suppress(NoMatches):
+            super()._on_markdown_table_of_contents_updated(message)
 
 
 class RulesScreen(Screen[None]):

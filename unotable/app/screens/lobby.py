@@ -15,6 +15,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..widgets.choices import Choices
 from .common import TooSmall
 
 if TYPE_CHECKING:
@@ -90,7 +91,7 @@ class LobbyScreen(Screen[None]):
         with Horizontal(id="lobby-body"):
             with Vertical(id="lobby-left"):
                 yield Label("Game", classes="section-title")
-                yield OptionList(
+                yield Choices(
                     *[Option(GAME_TITLES[gid], id=gid) for gid in self.game_ids],
                     id="games",
                     compact=True,

@@ -102,7 +102,9 @@ class ScoreboardScreen(ModalScreen[str]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one(Button).focus()
+        buttons = self.query(Button)  # none if it was closed before it was built
+        if buttons:
+            buttons.first().focus()
 
     def table(self, names: list[str], ascii_only: bool) -> Table:
         c = self.snap

@@ -72,6 +72,8 @@ class SettingsScreen(ModalScreen[None]):
 
     @on(Select.Changed)
     def _changed(self, event: Select.Changed) -> None:
+        if len(self.app.screen_stack) < 2:
+            return  # a change that arrives after the dialog closed
         app: Any = self.app
         value = event.value
         if not isinstance(value, str):

@@ -23,6 +23,8 @@ from textual.widgets.option_list import Option
 from unotable.tables.client import TableClient
 from unotable.tables.protocol import ProtocolError
 
+from ..widgets.choices import Choices
+
 REFRESH_SECONDS = 2.0
 ANSWER_SECONDS = 10.0
 
@@ -69,7 +71,7 @@ class SharedTablesScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("Shared tables on this server", id="shared-title")
-        yield OptionList(id="shared-list")
+        yield Choices(id="shared-list")
         yield Static("", id="shared-message")
         yield Footer(compact=True)
 
@@ -281,7 +283,7 @@ class SeatPlanScreen(ModalScreen[list[int] | None]):
                 "hot-seat: the keyboard is handed over, and each sees only their own cards.",
                 classes="dialog-text",
             )
-            yield OptionList(
+            yield Choices(
                 Option("Create the table", id="create"),
                 *(Option(self._prompt(i, name), id=f"seat-{i}") for i, name in self.seats),
             )

@@ -123,7 +123,7 @@ class StatsScreen(Screen[None]):
         self.query_one("#matches-title", Static).update(f"Recent matches ({shown})")
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if event.data_table.id != "matches" or event.cursor_row >= len(self.shown_matches):
+        if event.data_table.id != "matches" or not 0 <= event.cursor_row < len(self.shown_matches):
             return
         path = self.shown_matches[event.cursor_row].path
         self.query_one("#replay-hint", Static).update(

@@ -147,6 +147,8 @@ class TableScreen(Screen[None]):
         self.query_one(TrackerPanel).display = False
         self._was_wide = self.app.size.width >= 120
         self.query_one("#log").display = self._was_wide
+        for sender, text in self.table.recent_chat():  # said before this screen listened
+            self._news(News("chat", text=text, sender=sender))
         self.table.listen(self._news)
         self.call_after_refresh(self._take_newest)
 
@@ -459,6 +461,8 @@ class TableScreen(Screen[None]):
         """True: offered; False: not in the footer now (cards hidden, a dialog of the
         table's open, nothing to call or catch). A key whose action is off falls through to
         ``explain``, which says why."""
+        if self._leaving or not self.is_mounted:
+            return False  # keys typed ahead reach a table that is closing
         snap = self.snap
         seat = self.acting_human() if self._opened is None else None
         kinds = {a.kind for a in snap.actions} if seat is not None else set()

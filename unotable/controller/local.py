@@ -28,13 +28,13 @@ from .snapshot import (
     TakeBack,
     TookKeyboard,
 )
-from .table import Listener
+from .table import Newsroom
 
 if TYPE_CHECKING:
     from .controller import Controller
 
 
-class LocalTable:
+class LocalTable(Newsroom):
     shared = False
     rejoin_code = None
 
@@ -42,7 +42,7 @@ class LocalTable:
         self.controller = controller
         controller.one_screen = True
         self.runner = Runner(controller, on_change=self._changed, on_notice=self._notice)
-        self._listeners: list[Listener] = []
+        super().__init__()
         self._viewer: int | str | None = "unset"
         self._events: list[Event] = []  # the viewer's log, as it was sent to the screen
         self._snapshot = self._take()
@@ -50,17 +50,6 @@ class LocalTable:
     @property
     def game_id(self) -> str:
         return self.controller.game_id
-
-    @property
-    def snapshot(self) -> Snapshot:
-        return self._snapshot
-
-    def listen(self, listener: Listener) -> None:
-        self._listeners.append(listener)
-
-    def unlisten(self, listener: Listener) -> None:
-        if listener in self._listeners:
-            self._listeners.remove(listener)
 
     async def drive(self) -> None:
         """The match's one loop (run it as a task while the table is open)."""
@@ -86,10 +75,6 @@ class LocalTable:
 
     def _notice(self, text: str) -> None:
         self._tell(News("notice", text=text))
-
-    def _tell(self, news: News) -> None:
-        for listener in list(self._listeners):
-            listener(news)
 
     # -- what the screen sends ---------------------------------------------------------------
 

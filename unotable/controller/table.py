@@ -48,3 +48,27 @@ class Table(Protocol):
     def waiting_words(self, seat: int) -> str:
         """What this terminal is told while ``seat``'s decision is awaited."""
         ...
+
+
+class Newsroom:
+    """The listeners of a table and its newest snapshot: what both tables keep alike."""
+
+    _snapshot: Snapshot
+
+    def __init__(self) -> None:
+        self._listeners: list[Listener] = []
+
+    @property
+    def snapshot(self) -> Snapshot:
+        return self._snapshot
+
+    def listen(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def unlisten(self, listener: Listener) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def _tell(self, news: News) -> None:
+        for listener in list(self._listeners):
+            listener(news)

@@ -27,7 +27,7 @@ from unotable.controller.snapshot import (
     TakeBack,
     TookKeyboard,
 )
-from unotable.controller.table import Listener
+from unotable.controller.table import Newsroom
 from unotable.engine import Event
 
 from .client import TableClient, snapshot_of
@@ -37,7 +37,7 @@ UNDO_REFUSED = "Undo is off at a shared table: the others have seen the move."
 RECENT_CHAT = 6  # chat lines a screen that starts listening late is shown
 
 
-class RemoteTable:
+class RemoteTable(Newsroom):
     shared = True
 
     def __init__(
@@ -58,7 +58,7 @@ class RemoteTable:
         )
         self.rejoin_code: str | None = joined.get("code")
         self._shown: int | None = None  # a hand-over told to the table, until its answer
-        self._listeners: list[Listener] = []
+        super().__init__()
         self.presence: list[dict[str, Any]] = []
         self._presence_at = time.monotonic()
         self.started = False
@@ -78,21 +78,6 @@ class RemoteTable:
     @property
     def game_id(self) -> str:
         return self._latest.game
-
-    @property
-    def snapshot(self) -> Snapshot:
-        return self._snapshot
-
-    def listen(self, listener: Listener) -> None:
-        self._listeners.append(listener)
-
-    def unlisten(self, listener: Listener) -> None:
-        if listener in self._listeners:
-            self._listeners.remove(listener)
-
-    def _tell(self, news: News) -> None:
-        for listener in list(self._listeners):
-            listener(news)
 
     # -- frames from the table ------------------------------------------------------------
 

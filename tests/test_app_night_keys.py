@@ -13,28 +13,12 @@ from textual.containers import VerticalScroll
 from unotable.app.main import UnoTableApp
 from unotable.app.screens.help import KeysScreen, keys_table
 from unotable.app.screens.table import TableScreen
+from unotable.app.widgets.hand import KEY_NAMES
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 SHOWN = {"left": "←", "right": "→", "question_mark": "?"}
 # the number row with Shift, as Textual names its keys: written "Shift+1 … 9, 0"
-SHIFTED = dict(
-    zip(
-        [
-            "exclamation_mark",
-            "at",
-            "number_sign",
-            "dollar_sign",
-            "percent_sign",
-            "circumflex_accent",
-            "ampersand",
-            "asterisk",
-            "left_parenthesis",
-            "right_parenthesis",
-        ],
-        [f"Shift+{n}" for n in "1234567890"],
-        strict=True,
-    )
-)
+SHIFTED = {name: f"Shift+{n}" for name, n in zip(KEY_NAMES[10:], "1234567890", strict=True)}
 SHIFT_GROUP = re.compile(r"Shift\+(\d)\s*…\s*(\d)(?:,?\s*(\d))?")
 TOKEN = re.compile(r"←|→|Enter|Space|Ctrl\+C|F\d+|\?|(\d)\s*…\s*(\d)|\b[A-Z0-9]\b")
 

@@ -404,11 +404,6 @@ class Controller:
             result.append(Ask(turn.seat, "turn", due))
         return result
 
-    def next_due(self) -> float | None:
-        """When the next computer should act (clock time); None while only humans may."""
-        asks = self.asks()
-        return asks[0].due if asks else None
-
     def next_step(self) -> Step:
         """What happens next: the one question every driver asks (see ``steps``)."""
         now = self.clock.now()

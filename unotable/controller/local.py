@@ -139,6 +139,3 @@ class LocalTable(Newsroom):
             return f"Waiting for {name} to take the keyboard."
         skip = "" if snap.fast_forward else "  (F skips ahead to the next human decision)"
         return f"{name} ({snap.seats[seat].label}) is playing…{skip}"
-
-    def stop(self) -> None:
-        self.runner.stop()

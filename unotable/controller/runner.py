@@ -220,7 +220,3 @@ class Runner:
         if self._thinking is not None:
             self.controller.cancel_thinking(self._thinking)
         self.wake()
-
-    @property
-    def stopped(self) -> bool:
-        return self._stopped

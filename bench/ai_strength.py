@@ -1,6 +1,7 @@
 """How strong the computer levels are: duplicate tables against fixed opponents.
 
     python bench/ai_strength.py [--game G] [--deals N] [--hard-ms B] [--workers W]
+                                [--options stack=any,seven_o=on] [--table F:O]
                                 [--write-docs] [--json]
 
 Format (4 players): one focal player against three copies of an opponent. Every deal is
@@ -19,6 +20,11 @@ reference bots (the reference bots are fixed yardsticks in bench/reference_bots.
 The run records its settings and the CPU share it got. ``--write-docs`` merges the
 results into bench/ai_strength.json and rewrites the tables in docs/ai.md from it, so
 games run separately still land in one set of tables.
+
+``--options`` plays under table options, UNO's house rules (RULES §4) above all:
+``--options stack=any,seven_o=on --table hard:normal --table normal:easy`` is the house
+rules ladder. Such a run is stored and shown apart from the rulebook's tables, under the
+game and its options.
 """
 
 from __future__ import annotations
@@ -61,9 +67,33 @@ HARD_MS = DEFAULT_BUDGET_MS  # the shipped hard player, as a user meets it
 # -- one hand -------------------------------------------------------------------------------
 
 
-def deal_hand(game_id: str, seed: int, players: int) -> Any:
+def parse_options(text: str | None) -> dict[str, Any]:
+    """``stack=any,seven_o=on`` as options: on/off and true/false are booleans, whole
+    numbers ints, the rest words."""
+    words: dict[str, Any] = {"on": True, "off": False, "true": True, "false": False}
+    options: dict[str, Any] = {}
+    for item in (text or "").split(","):
+        if not item.strip():
+            continue
+        name, _eq, value = (part.strip() for part in item.partition("="))
+        options[name] = int(value) if value.isdigit() else words.get(value.lower(), value)
+        if name == "stack" and isinstance(options[name], bool):
+            options[name] = "any" if options[name] else "off"
+    return options
+
+
+def options_key(options: dict[str, Any]) -> str:
+    """How a run's options are named in the results and the docs (empty: the rulebook)."""
+    shown = {True: "on", False: "off"}
+    return ",".join(
+        f"{k}={shown.get(v, v) if isinstance(v, bool) else v}" for k, v in options.items()
+    )
+
+
+def deal_hand(game_id: str, seed: int, players: int, options: dict[str, Any] | None = None) -> Any:
     """A match of one hand, dealt from ``seed``, for the duplicate format."""
-    return get_game(game_id).new_match(players, tournament_options(game_id, 1), seed=seed)
+    table = {**tournament_options(game_id, 1), **(options or {})}
+    return get_game(game_id).new_match(players, table, seed=seed)
 
 
 def play_out(match: Any, players: Sequence[Any]) -> Any:
@@ -77,9 +107,11 @@ def play_out(match: Any, players: Sequence[Any]) -> Any:
     return drive(match, players, max_hands=1).hands[0]
 
 
-def play_hand(game_id: str, seed: int, players: Sequence[Any]) -> Any:
+def play_hand(
+    game_id: str, seed: int, players: Sequence[Any], options: dict[str, Any] | None = None
+) -> Any:
     """Deal one hand from ``seed`` and play it with ``players``; the engine's HandResult."""
-    return play_out(deal_hand(game_id, seed, len(players)), players)
+    return play_out(deal_hand(game_id, seed, len(players), options), players)
 
 
 def shedding(game_id: str) -> bool:
@@ -106,7 +138,12 @@ def make(kind: str, game_id: str, seed: int, hard_ms: float) -> Any:
 
 
 def deal_value(
-    game_id: str, focal: str, opponent: str, deal_seed: int, hard_ms: float
+    game_id: str,
+    focal: str,
+    opponent: str,
+    deal_seed: int,
+    hard_ms: float,
+    options: dict[str, Any] | None = None,
 ) -> tuple[float, float]:
     """(focal mean over the four seats, mirror mean per seat) for one deal.
 
@@ -119,14 +156,14 @@ def deal_value(
             make(focal if s == seat else opponent, game_id, deal_seed, hard_ms)
             for s in range(PLAYERS)
         ]
-        values.append(outcome(game_id, play_hand(game_id, deal_seed, players), seat))
+        values.append(outcome(game_id, play_hand(game_id, deal_seed, players, options), seat))
     mirror_players = [make(opponent, game_id, deal_seed, hard_ms) for _ in range(PLAYERS)]
-    mirror = play_hand(game_id, deal_seed, mirror_players)
+    mirror = play_hand(game_id, deal_seed, mirror_players, options)
     mirror_mean = sum(outcome(game_id, mirror, s) for s in range(PLAYERS)) / PLAYERS
     return sum(values) / PLAYERS, mirror_mean
 
 
-def _deal_task(args: tuple[str, str, str, int, float]) -> tuple[float, float]:
+def _deal_task(args: tuple[str, str, str, int, float, dict[str, Any]]) -> tuple[float, float]:
     return deal_value(*args)
 
 
@@ -134,9 +171,17 @@ def _deal_task(args: tuple[str, str, str, int, float]) -> tuple[float, float]:
 
 
 def run_table(
-    game_id: str, focal: str, opponent: str, deals: int, seed: int, hard_ms: float, workers: int
+    game_id: str,
+    focal: str,
+    opponent: str,
+    deals: int,
+    seed: int,
+    hard_ms: float,
+    workers: int,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    tasks = [(game_id, focal, opponent, seed * 1_000_003 + d, hard_ms) for d in range(deals)]
+    house = dict(options or {})
+    tasks = [(game_id, focal, opponent, seed * 1_000_003 + d, hard_ms, house) for d in range(deals)]
     started = time.perf_counter()
     if workers > 1:
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
@@ -152,6 +197,7 @@ def run_table(
     worse = dhigh < 0 if shedding(game_id) else dlow > 0
     return {
         "game": game_id,
+        "options": options_key(house),
         "focal": focal,
         "opponent": opponent,
         "deals": deals,
@@ -183,14 +229,17 @@ def cpu_share(wall: float) -> dict[str, float]:
 
 def render(results: dict[str, Any]) -> str:
     lines = []
-    for game in GAME_IDS:
-        entry = results.get(game)
-        if entry is None:
-            continue
+    # the rulebook's tables first, then each game's runs under other options
+    keys = [g for g in GAME_IDS if g in results]
+    keys += [k for g in GAME_IDS for k in sorted(results) if k.startswith(f"{g} ")]
+    for key in keys:
+        entry = results[key]
+        game = key.split(" ", 1)[0]
         s = entry["settings"]
         metric = "win rate per hand" if shedding(game) else "points per hand (lower wins)"
+        title = key if " " not in key else f"{game}, options {key.split(' ', 1)[1]}"
         lines.append(
-            f"**{game}** ({metric}; {s['players']} players; hard at {s['hard_ms']:g} ms per "
+            f"**{title}** ({metric}; {s['players']} players; hard at {s['hard_ms']:g} ms per "
             f"decision; seed {s['seed']}; {s['workers']} workers at nice {s['nice']}; "
             f"CPU share {s['cpu']['cpu_per_wall']:.2f} of a core over "
             f"{s['cpu']['wall_seconds']:.0f} s; "
@@ -235,10 +284,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--table", action="append", help="focal:opponent, e.g. hard:normal")
     parser.add_argument("--json", action="store_true", help="one JSON object per table")
     parser.add_argument(
+        "--options", help="table options, e.g. stack=any,seven_o=on (UNO's house rules)"
+    )
+    parser.add_argument(
         "--write-docs", action="store_true", help=f"update {RESULTS.name} and docs/ai.md"
     )
     args = parser.parse_args(argv)
     tables = [tuple(t.split(":", 1)) for t in args.table] if args.table else list(TABLES)
+    options = parse_options(args.options)
     stored: dict[str, Any] = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     for game in args.game or GAME_IDS:
         started = time.perf_counter()
@@ -246,7 +299,9 @@ def main(argv: list[str] | None = None) -> int:
         deals = args.deals or DEALS[game]
         done = []
         for focal, opponent in tables:
-            table = run_table(game, focal, opponent, deals, args.seed, args.hard_ms, args.workers)
+            table = run_table(
+                game, focal, opponent, deals, args.seed, args.hard_ms, args.workers, options
+            )
             done.append(table)
             show(table, args.json)
         wall = time.perf_counter() - started
@@ -267,7 +322,9 @@ def main(argv: list[str] | None = None) -> int:
         }
         if not args.json:
             print(f"  settings: {json.dumps(settings)}", flush=True)
-        stored[game] = {"settings": settings, "tables": done}
+        key = f"{game} {options_key(options)}" if options else game
+        settings["options"] = dict(options)
+        stored[key] = {"settings": settings, "tables": done}
         if args.write_docs:
             RESULTS.write_text(json.dumps(stored, indent=1) + "\n")
             write_docs(stored)
@@ -278,8 +335,10 @@ def show(table: dict[str, Any], as_json: bool) -> None:
     if as_json:
         print(json.dumps(table), flush=True)
         return
+    house = f" [{table['options']}]" if table.get("options") else ""
     print(
-        f"{table['game']}: {table['focal']} vs 3 {table['opponent']}, {table['deals']} deals "
+        f"{table['game']}{house}: {table['focal']} vs 3 {table['opponent']}, "
+        f"{table['deals']} deals "
         f"({table['hands']} hands): focal {table['focal_mean']:.3f} "
         f"[{table['focal_ci'][0]:.3f}, {table['focal_ci'][1]:.3f}], "
         f"mirror {table['mirror_mean']:.3f}, "

@@ -1,10 +1,13 @@
 """Engine speed: random legal moves straight on the match, no views.
 
     python bench/engine.py [--game G] [--players N] [--seconds S] [--json]
+                           [--options stack=any,seven_o=on,draw_to_match=on]
 
 The player is RLCard's random agent: a random card play if there is one, otherwise a
 random other action. Only the seat whose turn it is acts. Prints hands/s and
 decisions/s (one decision = one legal_actions + apply) per game and player count.
+``--options`` sets table options (UNO's house rules, RULES §4: ``--options
+stack=any,seven_o=on,draw_to_match=on``); ``on``/``off`` and whole numbers are converted.
 """
 
 from __future__ import annotations
@@ -18,15 +21,52 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from typing import Any
+
 from unotable.engine import GAME_IDS, OptionError, get_game
 
 
-def run_one(game_id: str, players: int, seconds: float, seed: int = 1) -> dict[str, object]:
+def parse_options(text: str | None) -> dict[str, Any]:
+    """``stack=any,seven_o=on`` as options: on/off and true/false are booleans."""
+    words: dict[str, Any] = {"on": True, "off": False, "true": True, "false": False}
+    options: dict[str, Any] = {}
+    for item in (text or "").split(","):
+        if not item.strip():
+            continue
+        name, _eq, value = item.partition("=")
+        value = value.strip()
+        options[name.strip()] = words.get(value.lower(), value)
+        if value.isdigit():
+            options[name.strip()] = int(value)
+    return options
+
+
+def table_options(spec: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """The options this game has, checked (``stack=off`` stays a word for a choice)."""
+    known = {o.name: o for o in spec.options}
+    chosen = {}
+    for name, value in options.items():
+        if name not in known:
+            continue  # another game's option
+        if known[name].kind == "choice" and isinstance(value, bool):
+            value = "on" if value else "off"
+        chosen[name] = value
+    return spec.check_options(chosen)
+
+
+def run_one(
+    game_id: str,
+    players: int,
+    seconds: float,
+    seed: int = 1,
+    options: dict[str, Any] | None = None,
+) -> dict[str, object]:
     spec = get_game(game_id)
+    options = table_options(spec, options or {})
     rng = random.Random(seed)
     choice = rng.choice
     hands = decisions = 0
-    match = spec.new_match(players, seed=seed)
+    match = spec.new_match(players, options, seed=seed)
     start = time.perf_counter()
     deadline = start + seconds
     while True:
@@ -37,7 +77,7 @@ def run_one(game_id: str, players: int, seconds: float, seed: int = 1) -> dict[s
                 seat = match.current
             if seat is None:  # over: count its hands and start another
                 hands += len(match.hand_results)
-                match = spec.new_match(players, seed=rng.randrange(2**32))
+                match = spec.new_match(players, options, seed=rng.randrange(2**32))
                 seat = match.current
             assert seat is not None
             legal = match.legal_actions(seat)
@@ -65,7 +105,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, help="one player count (default: 2, 4 and 8)")
     parser.add_argument("--seconds", type=float, default=2.0, help="per game and count")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument(
+        "--options", help="table options, e.g. stack=any,seven_o=on,draw_to_match=on"
+    )
     args = parser.parse_args(argv)
+    options = parse_options(args.options)
     games = [args.game] if args.game else list(GAME_IDS)
     rows = []
     for game_id in games:
@@ -80,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
                 spec.check_players(players)
             except OptionError:
                 continue
-            row = run_one(game_id, players, args.seconds)
+            row = run_one(game_id, players, args.seconds, options=options)
             rows.append(row)
             if args.json:
                 print(json.dumps(row), flush=True)

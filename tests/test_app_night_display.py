@@ -50,18 +50,16 @@ def test_the_last_game_of_a_twist_match_is_over_not_at_trick_15() -> None:
 
 
 async def test_the_twist_scoreboard_says_game_throughout() -> None:
-    from test_app_support import controller, make_app, play_one, settle, start
+    from test_app_support import controller, make_app, play_headless, settle, start
 
     from unotable.app.screens.scoreboard import ScoreboardScreen
 
     app = make_app()
+    ctrl = controller("wild-twist-hearts", ["human", "first"] * 2, length=2)
+    play_headless(ctrl, lambda: ctrl.hand_over)  # the end of game 1, as the table has it
     async with app.run_test(size=(80, 24)) as pilot:
-        await start(pilot, controller("wild-twist-hearts", ["human", "first"] * 2, length=2))
-        for _ in range(200):
-            if isinstance(await settle(pilot), ScoreboardScreen):
-                break
-            await play_one(pilot)
-        assert isinstance(app.screen, ScoreboardScreen)
+        await start(pilot, ctrl)
+        assert isinstance(await settle(pilot), ScoreboardScreen)
         await pilot.pause()
         text = screen_text(app)
         assert "Game 1 is over" in text and "This game" in text

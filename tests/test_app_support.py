@@ -45,6 +45,14 @@ def controller(
     )
 
 
+class StoppedClock:
+    """Time that never moves on, and is not virtual: a computer's paced turn never comes,
+    however slow the machine (on a real clock it could act before a slow test looks)."""
+
+    def now(self) -> float:
+        return 0.0
+
+
 def screen_text(app: Any) -> str:
     """Everything on the terminal now, as plain text (as a screenshot would show it)."""
     width, height = app.size
@@ -184,3 +192,23 @@ def test_shows_any_matches_whole_card_names() -> None:
     assert shows_any("Ana plays Y13 ", {"Y1"}) == set()
     assert shows_any("[ Y1 ]", {"Y1"}) == {"Y1"}
     assert shows_any("R+2 R-skip", {"R", "R+2"}) == {"R+2"}
+
+
+def play_headless(ctrl: Controller, done: Any, limit: int = 5000) -> None:
+    """Play on without a screen until ``done()``: computers think as at the table, each
+    human plays their first legal action. For tests about what a screen shows at a moment
+    deep in a match: the screen draws that moment from the controller alone."""
+    from unotable.controller.runner import Runner
+
+    runner = Runner(ctrl)
+    for _ in range(limit):
+        if done():
+            return
+        turn = runner.run(max_actions=1, deal=False)
+        if done():
+            return
+        if ctrl.hand_over and not ctrl.over:
+            ctrl.next_hand()
+        elif turn.human and turn.seat is not None:
+            ctrl.apply(turn.seat, ctrl.legal(turn.seat)[0])
+    raise AssertionError("never happened while playing on")

@@ -6,6 +6,7 @@ from typing import Any
 
 from test_app_dialogs import UNO_PILE, last_actions, with_deal
 from test_app_support import (
+    StoppedClock,
     controller,
     footer_drawn,
     make_app,
@@ -15,7 +16,7 @@ from test_app_support import (
     start,
     until,
 )
-from textual.widgets import RichLog, Select
+from textual.widgets import RichLog
 
 from unotable.app.describe import describe
 from unotable.app.screens.common import ChoiceScreen
@@ -24,8 +25,9 @@ from unotable.app.screens.logview import LogScreen
 from unotable.app.screens.scoreboard import ScoreboardScreen
 from unotable.app.screens.settings import SettingsScreen
 from unotable.app.widgets.center import CenterPanel
+from unotable.app.widgets.cycle import Cycle
 from unotable.app.widgets.hand import KEY_NAMES, PICK_KEYS, HandView
-from unotable.controller import Controller, Intent, RealClock, VirtualClock
+from unotable.controller import Controller, Intent, VirtualClock
 
 
 async def test_a_drawn_card_that_leaves_one_is_offered_with_the_uno_call() -> None:
@@ -64,7 +66,7 @@ async def test_changing_the_card_style_mid_match_keeps_the_log() -> None:
         assert lines >= 3
         await pilot.press("o")
         await until(pilot, lambda: isinstance(app.screen, SettingsScreen), "no settings")
-        app.screen.query_one("#card-style", Select).value = "ascii"
+        app.screen.query_one("#card-style", Cycle).value = "ascii"
         await until(pilot, lambda: app.prefs.card_style == "ascii", "the style did not change")
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is table, "settings did not close")
@@ -142,8 +144,10 @@ async def test_keys_that_do_nothing_now_say_why() -> None:
 
 
 async def test_the_footer_offers_no_play_while_the_cards_are_hidden() -> None:
-    # hot-seat, paced in real time: after Ana's play the computer's turn shows no cards
-    ctrl = controller("uno", ["human", "first", "human"], seed=2, clock=RealClock(), speed="slow")
+    # hot-seat, and the computer's turn never comes: after Ana's play, no cards on screen
+    ctrl = controller(
+        "uno", ["human", "first", "human"], seed=2, clock=StoppedClock(), speed="slow"
+    )
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         table = await start(pilot, ctrl)

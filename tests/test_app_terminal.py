@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_app_support import controller, make_app, screen_text, settle, start
+from test_app_support import controller, make_app, screen_text, settle, start, until
 
 from unotable.app.games import presentation_for
 from unotable.app.main import UnoTableApp
@@ -21,10 +21,10 @@ async def test_too_small_shows_a_notice_and_the_match_waits() -> None:
     ctrl = controller("uno", ["human", "first", "first", "first"], seed=2)
     async with app.run_test(size=(70, 20)) as pilot:
         await start(pilot, ctrl)
-        await pilot.pause(0.2)
-        assert "too small" in screen_text(app)
+        await until(pilot, lambda: "too small" in screen_text(app), "no notice")
         moves = len(ctrl.match.history)
-        await pilot.pause(0.2)
+        for _ in range(20):  # the computers would have played on by now, were it not paused
+            await pilot.pause()
         assert len(ctrl.match.history) == moves  # paused, not playing on unseen
         await pilot.resize_terminal(80, 24)
         table = await settle(pilot)
@@ -49,8 +49,7 @@ async def test_quit_asks_first_and_escape_keeps_playing() -> None:
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
         await pilot.press("2")
-        await pilot.pause(0.2)
-        assert isinstance(app.screen, LobbyScreen)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "not back in the lobby")
 
 
 def test_ascii_cards_and_monochrome_keep_every_colour_letter() -> None:
@@ -107,11 +106,7 @@ async def test_ctrl_c_in_a_dialog_asks_and_can_leave() -> None:
         await pilot.pause()
         assert app.screen.has_class("quit-dialog")
         await pilot.press("2")  # back to the lobby
-        for _ in range(50):
-            await pilot.pause(0.02)
-            if isinstance(app.screen, LobbyScreen):
-                break
-        assert isinstance(app.screen, LobbyScreen)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "not back in the lobby")
         assert table not in app.screen_stack
 
 

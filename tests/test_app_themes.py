@@ -12,13 +12,13 @@ import pytest
 from test_app_support import make_app, until
 from textual.command import CommandList, CommandPalette
 from textual.theme import BUILTIN_THEMES
-from textual.widgets import Select
 
 from unotable.app.games import presentation_for
 from unotable.app.main import UnoTableApp
 from unotable.app.prefs import THEMES, Prefs, load_prefs, theme_names
 from unotable.app.screens.lobby import LobbyScreen
 from unotable.app.screens.settings import SettingsScreen
+from unotable.app.widgets.cycle import Cycle
 from unotable.store.paths import DATA_DIR_ENV
 
 
@@ -56,8 +56,8 @@ async def test_settings_offer_the_palettes_list() -> None:
             lambda: isinstance(app.screen, SettingsScreen) and app.screen.query("#theme"),
             "settings",
         )
-        select = app.screen.query_one("#theme", Select)
-        offered = [value for _, value in select._options if isinstance(value, str)]
+        cycle = app.screen.query_one("#theme", Cycle)
+        offered = [value for _, value in cycle.choices]
         assert offered == list(theme_names())
 
 

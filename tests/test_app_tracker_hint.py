@@ -8,7 +8,15 @@ from typing import Any
 
 import pytest
 from test_app_dialogs import with_deal
-from test_app_support import controller, make_app, play_one, screen_text, settle, start
+from test_app_support import (
+    StoppedClock,
+    controller,
+    make_app,
+    play_one,
+    screen_text,
+    settle,
+    start,
+)
 
 from unotable.ai.hint import ReasonPart, hint, normal_choice
 from unotable.app.games import presentation_for
@@ -22,7 +30,6 @@ from unotable.app.widgets.center import CenterPanel
 from unotable.app.widgets.hand import HandView
 from unotable.app.widgets.tracker import TrackerPanel, render_hearts, render_uno
 from unotable.app.words import Seats
-from unotable.controller import RealClock
 from unotable.engine import OUT_OF_TURN_KINDS, get_game
 
 GAMES = [
@@ -285,10 +292,10 @@ async def test_no_hint_when_it_is_not_the_humans_turn() -> None:
         assert not any(
             b.action == "hint" and enabled for _, b, enabled, _ in table.active_bindings.values()
         )
-    # a computer's turn (paced in real time here, so it waits): nobody to hint to
+    # a computer's turn that never comes (its clock stands still): nobody to hint to
     app = UnoTableApp(use_store=False, prefs=Prefs(speed="slow"))
     ctrl = with_deal(
-        controller("uno", ["first", "human"], seed=2, clock=RealClock(), speed="slow"),
+        controller("uno", ["first", "human"], seed=2, clock=StoppedClock(), speed="slow"),
         hands=[["R7", "R2"], ["G1", "G2"]],
         first_discard="R5",
         draw_pile=["B6", "B7", "B8"],

@@ -45,13 +45,6 @@ from unotable.app.screens.table import TableScreen
 from unotable.tables.service import TableService
 
 KEYS_PER_SCENARIO = 500
-# The one find left is inside Textual: its Select dropdown (SelectOverlay, in Settings)
-# pages with PgUp/PgDn before it is laid out and raises KeyError. Our own lists take it
-# (widgets/choices.py); until Settings stops using Select, a storm may still end there.
-SELECT_PAGING = pytest.mark.xfail(
-    reason="Textual's SelectOverlay._move_page raises KeyError before layout (Settings)",
-    strict=False,
-)
 # leaving the app outright ends a run early: rarer, so the storm visits the screens
 EXITS = {"ctrl+c", "ctrl+q"}
 
@@ -136,7 +129,6 @@ async def storm(
     return seen
 
 
-@SELECT_PAGING
 async def test_a_key_storm_from_the_lobby() -> None:
     async def lobby_up(pilot: Any) -> None:
         await until(pilot, lambda: type(pilot.app.screen).__name__ == "LobbyScreen", "lobby")
@@ -146,7 +138,6 @@ async def test_a_key_storm_from_the_lobby() -> None:
 
 
 @pytest.mark.parametrize("game", ["uno", "uno-hearts"])
-@SELECT_PAGING
 async def test_a_key_storm_at_a_hot_seat_table(game: str) -> None:
     """Two humans at one keyboard: hand-overs, dialogs and scoreboards come and go."""
 
@@ -157,7 +148,6 @@ async def test_a_key_storm_at_a_hot_seat_table(game: str) -> None:
     assert "TableScreen" in seen and "HandOverScreen" in seen
 
 
-@SELECT_PAGING
 async def test_a_key_storm_at_a_shared_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -53,14 +53,14 @@ def test_bad_credentials_options(
     empty_home: Path, capsys: pytest.CaptureFixture[str], argv: list[str], says: str
 ) -> None:
     os.environ.pop("UNOTABLE_TEST_UNSET", None)
-    assert serve.run(parse("ssh", *argv)) == 2
+    assert serve.run(parse("ssh", *argv)) == 1  # a runtime error; 2 is for usage
     assert says in capsys.readouterr().err
 
 
 def test_unreadable_authorized_keys(empty_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     keys = empty_home / "keys"
     keys.write_text("this is not a key\n")
-    assert serve.run(parse("ssh", "--authorized-keys", str(keys))) == 2
+    assert serve.run(parse("ssh", "--authorized-keys", str(keys))) == 1
     assert "cannot use" in capsys.readouterr().err
 
 

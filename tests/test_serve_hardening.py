@@ -38,29 +38,29 @@ def serve(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def assert_one_line_exit_2(done: subprocess.CompletedProcess[str], mode: str, says: str) -> None:
-    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
+def assert_one_line_exit_1(done: subprocess.CompletedProcess[str], mode: str, says: str) -> None:
+    assert done.returncode == 1, (done.returncode, done.stdout, done.stderr)
     assert done.stderr.count("\n") == 1, done.stderr
     assert done.stderr.startswith(f"unotable serve {mode}: error: "), done.stderr
     assert says in done.stderr, done.stderr
     assert "Traceback" not in done.stdout + done.stderr
 
 
-# -- web start-up errors: one line, exit 2 ----------------------------------------------------
+# -- web start-up errors: one line, exit 1 ----------------------------------------------------
 
 
-def test_web_port_in_use_is_one_line_and_exit_2(tmp_path: Path) -> None:
+def test_web_port_in_use_is_one_line_and_exit_1(tmp_path: Path) -> None:
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
         done = serve("web", "--port", str(port), "--data-dir", str(tmp_path / "d"), cwd=tmp_path)
-    assert_one_line_exit_2(done, "web", f"cannot listen on 127.0.0.1 port {port}: Address")
+    assert_one_line_exit_1(done, "web", f"cannot listen on 127.0.0.1 port {port}: Address")
 
 
-def test_web_bad_host_is_one_line_and_exit_2(tmp_path: Path) -> None:
+def test_web_bad_host_is_one_line_and_exit_1(tmp_path: Path) -> None:
     done = serve("web", "--host", "999.1.1.1", "--data-dir", str(tmp_path / "d"), cwd=tmp_path)
-    assert_one_line_exit_2(done, "web", "--host 999.1.1.1: not an address to listen on")
+    assert_one_line_exit_1(done, "web", "--host 999.1.1.1: not an address to listen on")
 
 
 # -- the data dir belongs to the server's account alone ----------------------------------------
@@ -84,7 +84,7 @@ def test_an_unsafe_data_dir_is_refused(tmp_path: Path, mode: str, case: str) -> 
         says = f"{folder} can be written by others (mode {what}); run: chmod 700 {folder}"
     extra = ["--password-env", "UNOTABLE_TEST_PW"] if mode == "ssh" else []
     done = serve(mode, "--port", str(free_port()), "--data-dir", str(data), *extra, cwd=tmp_path)
-    assert_one_line_exit_2(done, mode, says)
+    assert_one_line_exit_1(done, mode, says)
 
 
 def test_a_private_data_dir_is_accepted(tmp_path: Path) -> None:

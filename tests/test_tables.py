@@ -62,15 +62,17 @@ class PrivacyWatch:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.frames = 0
         self.held: dict[int, set[str]] = {}
-        original = table_module.Connection.send
+        original = table_module.Connection.send_frame
         watch = self
 
-        def send(conn: Any, message: dict[str, Any]) -> None:
+        def send_frame(conn: Any, data: bytes) -> None:
+            # every frame goes through here, a snapshot frame shared by alike viewers too
+            message = json.loads(data)
             if message.get("type") == "snapshot" and conn.table is not None:
                 watch.check(conn.table.controller, conn.seat, message)
-            original(conn, message)
+            original(conn, data)
 
-        monkeypatch.setattr(table_module.Connection, "send", send)
+        monkeypatch.setattr(table_module.Connection, "send_frame", send_frame)
 
     def check(self, controller: Any, seat: int | None, message: dict[str, Any]) -> None:
         self.frames += 1
@@ -394,3 +396,16 @@ async def until_true(check: Any) -> None:
     while not check():
         assert asyncio.get_running_loop().time() < deadline
         await asyncio.sleep(0.01)
+
+
+def deal_seed(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """Tables created from now on deal with ``seed`` (a server picks a random one): a test
+    can then choose a short hand."""
+    from secrets import token_hex
+    from types import SimpleNamespace
+
+    from unotable.tables import service as service_module
+
+    monkeypatch.setattr(
+        service_module, "secrets", SimpleNamespace(randbits=lambda _bits: seed, token_hex=token_hex)
+    )

@@ -9,11 +9,13 @@ import logging
 import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_tables import Bot, connect, until_true
 
 from unotable.tables import service as service_module
+from unotable.tables import table as table_module
 from unotable.tables.protocol import frame
 from unotable.tables.service import TableService
 
@@ -124,3 +126,42 @@ async def test_a_client_past_its_buffer_is_dropped_with_a_reason(
     await until_true(lambda: silent not in table.connections)
     assert "connection dropped: more than 1024 KiB unread" in caplog.text
     sock.close()
+
+
+async def test_spectators_in_step_share_one_snapshot_frame(
+    service: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # each change is built and encoded once per kind of viewer, not once per connection
+    ann = await connect(service, 1)
+    await ann.client.send({"type": "create", "game": "uno", "seats": SEATS, "name": "Ann"})
+    await ann.until(lambda b: b.snap is not None, play=False)
+    (table,) = service.tables.values()
+    socks = await silent_watchers(service, table.table_id, 30)
+    await until_true(lambda: len(table.connections) == 31)
+    counts = {"encoded": 0, "sent": 0}
+    per_broadcast: list[tuple[int, int]] = []
+    table_encode, send_frame = table_module.encode, table_module.Connection.send_frame
+    broadcast = table.broadcast
+
+    def counting_encode(snap: Any) -> Any:
+        counts["encoded"] += 1
+        return table_encode(snap)
+
+    def counting_send(conn: Any, data: bytes) -> None:
+        counts["sent"] += b'"type":"snapshot"' in data
+        send_frame(conn, data)
+
+    def counting_broadcast() -> None:
+        counts.update(encoded=0, sent=0)
+        broadcast()
+        per_broadcast.append((counts["encoded"], counts["sent"]))
+
+    monkeypatch.setattr(table_module, "encode", counting_encode)
+    monkeypatch.setattr(table_module.Connection, "send_frame", counting_send)
+    monkeypatch.setattr(table, "broadcast", counting_broadcast)
+    await ann.client.send({"type": "start"})
+    await ann.until(lambda b: b.snap.version >= 1)
+    busiest = max(per_broadcast, key=lambda pair: pair[1])
+    assert busiest[1] == 31 and busiest[0] == 2  # Ann's seat's frame, and the spectators'
+    for sock in socks:
+        sock.close()

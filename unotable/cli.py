@@ -69,6 +69,11 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser(argv).parse_args(argv)
     module = SUBCOMMANDS[args.command][0] if args.command else APP_MODULE
     try:
+        if args.command == "replay" and args.text:
+            # every step in the table's words: the app has them (replay sits below it)
+            from unotable.app.transcript import transcript
+
+            return int(import_module(module).run(args, words=transcript) or 0)
         return int(import_module(module).run(args) or 0)
     except KeyboardInterrupt:
         return 130

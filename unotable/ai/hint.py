@@ -36,7 +36,11 @@ class ReasonPart:
     count: its points), ``only_play``, ``matches``, ``draw_nothing_playable``,
     ``draw_keep_wild``, ``nothing_to_draw``, ``keep_drawn`` (card), ``play_drawn``,
     ``late_uno``, ``catch`` (seat), ``challenge`` / ``accept`` (seat, suit),
-    ``choose_colour`` (suit, count).
+    ``choose_colour`` (suit, count). House rules (RULES §4): ``stack`` (card, seat: who
+    the draw goes to next, count: its cards then), ``take_draw`` (count: nothing to stack
+    with), ``keep_wd4`` (count: a Wild Draw Four kept back from a small draw),
+    ``swap_fewest`` (seat, count: its cards), ``seven_swap`` (seat, count: the hand a 7
+    takes), ``zero_pass`` (seat, count: the hand a 0 brings in from that seat).
 
     Hearts kinds: ``void`` (suit), ``winning`` (seat, card: the card winning the trick),
     ``under`` (seat, card), ``trick_points`` (count), ``take_safe``, ``forced_over``
@@ -59,7 +63,8 @@ class Hint:
     """What to do (one of the view's legal actions), how to say it, and why.
 
     ``verb`` is ``play``, ``lead``, ``follow``, ``dump``, ``discard``, ``draw``, ``pass``,
-    ``keep``, ``uno``, ``catch``, ``challenge``, ``accept``, ``colour`` or ``other``.
+    ``keep``, ``uno``, ``catch``, ``challenge``, ``accept``, ``colour``, ``stack`` (a play
+    on a pending draw), ``swap`` (Seven-O's choice after a 7) or ``other``.
     """
 
     action: Action
@@ -113,6 +118,20 @@ def uno_reasons(view: Any, action: Action) -> tuple[str, list[ReasonPart]]:
         return "uno", [ReasonPart("late_uno")]
     if kind == "catch":
         return "catch", [ReasonPart("catch", seat=action.target)]
+    pending_draw = getattr(view, "pending_draw", 0)
+    if kind == "accept" and view.pending == "stack":
+        if plays:
+            return "accept", [ReasonPart("keep_wd4", count=pending_draw)]
+        return "accept", [ReasonPart("take_draw", count=pending_draw)]
+    if kind == "play" and view.pending in ("stack", "challenge"):
+        victim = (view.seat + view.direction) % view.players
+        wd4 = action.card is not None and uno_card(action.card).kind == "wd4"
+        total = pending_draw + (4 if wd4 else 2)
+        return "stack", [ReasonPart("stack", card=action.card, seat=victim, count=total)]
+    if kind == "swap":
+        target = action.target
+        size = view.hand_sizes[target] if target is not None else 0
+        return "swap", [ReasonPart("swap_fewest", seat=target, count=size)]
     if kind in ("challenge", "accept"):
         offender = (view.current - view.direction) % view.players
         return kind, [ReasonPart(kind, seat=offender, suit=view.challenge_color)]
@@ -159,6 +178,14 @@ def _uno_play_reasons(view: Any, action: Action, plays: list[Action]) -> list[Re
         parts.append(ReasonPart("dump_points", card=card, count=info.points))
     if view.pending == "drawn":
         parts.insert(0, ReasonPart("play_drawn", card=card))
+    options = getattr(view, "options", {})
+    if options.get("seven_o") and info.number in (0, 7) and len(view.hand) > 1:
+        if info.number == 7:
+            seat = min((s for s in range(n) if s != view.seat), key=lambda s: view.hand_sizes[s])
+            parts.insert(0, ReasonPart("seven_swap", seat=seat, count=view.hand_sizes[seat]))
+        else:
+            behind = (view.seat - view.direction) % n
+            parts.insert(0, ReasonPart("zero_pass", seat=behind, count=view.hand_sizes[behind]))
     if not parts:
         parts.append(ReasonPart("matches", card=card, suit=view.active_color))
     return parts

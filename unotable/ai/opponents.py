@@ -58,6 +58,7 @@ class _Pending:
     hand_number: int
     sizes: tuple[int, ...]
     last_card: bool  # the victim was on one card
+    moves: int = 0  # Seven-O hand moves seen by then: a move since makes sizes unreadable
 
 
 @dataclass
@@ -121,6 +122,8 @@ class UnoOpponents:
         self.pending = None
         if view.hand_number != pending.hand_number or len(view.hand_sizes) != len(pending.sizes):
             return
+        if len(getattr(view, "hand_moves", ())) != pending.moves:
+            return  # hands changed seats since (RULES §4.2): the sizes say nothing
         me = view.seat
         grew = [now - before for now, before in zip(view.hand_sizes, pending.sizes, strict=True)]
         if pending.kind == "challenged":
@@ -133,6 +136,8 @@ class UnoOpponents:
                 self.observed += 1
         else:
             victim = pending.other
+            if grew[victim] < 0:
+                return  # it stacked on my Wild Draw Four (RULES §4.1): neither answer
             if grew[me] >= 4 or grew[victim] >= 6:
                 self._challenge(victim).add(True)
                 self.observed += 1
@@ -150,15 +155,23 @@ class UnoOpponents:
                 view.hand_number,
                 tuple(view.hand_sizes),
                 view.hand_sizes[view.seat] <= 1,
+                len(getattr(view, "hand_moves", ())),
             )
         elif action.kind == "play" and uno_card(action.card).kind == "wd4":
             if getattr(view, "options", {}).get("wd4_bluff", True) is False:
                 return
+            if getattr(view, "pending", None) in ("stack", "challenge"):
+                return  # stacked on a pending draw (RULES §4.1): it cannot be challenged
             victim = (view.seat + view.direction) % view.players
             sizes = list(view.hand_sizes)
             sizes[view.seat] -= 1
             self.pending = _Pending(
-                "played", victim, view.hand_number, tuple(sizes), sizes[victim] <= 1
+                "played",
+                victim,
+                view.hand_number,
+                tuple(sizes),
+                sizes[victim] <= 1,
+                len(getattr(view, "hand_moves", ())),
             )
 
 

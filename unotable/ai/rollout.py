@@ -34,6 +34,10 @@ class UnoPlayout:
     one case normal bluffs in). A victim challenges with its seat's posterior challenge
     rate (``challenge_rates``, set by the search from its opponent model), so a bluff in
     a playout costs what it costs at the table. Everyone calls UNO with the play.
+
+    House rules (RULES §4): a pending draw is stacked on whenever a card allows it, a 7
+    swaps with the seat holding the fewest cards, and under Seven-O a 7 or a 0 is scored
+    by the hand it brings in.
     """
 
     def __init__(self) -> None:
@@ -42,7 +46,7 @@ class UnoPlayout:
 
     def __call__(self, match: Any, seat: int, legal: list[Action], rng: random.Random) -> Action:
         first = legal[0].kind
-        if first in ("challenge", "accept"):
+        if first in ("challenge", "accept"):  # (a stacking play, when there is one, is first)
             rate = self.challenge_rates.get(seat, self.default_challenge)
             wanted = "challenge" if rng.random() < rate else "accept"
             return next((a for a in legal if a.kind == wanted), legal[0])
@@ -86,6 +90,7 @@ def _engine_uno_policy(match: Any, seat: int, legal: list[Action]) -> Action:
     danger = min(len(h) for i, h in enumerate(hands) if i != seat)
     attack = _ATTACK[min(victim_size, 5)]
     wild_cost = (7.0 if size > 3 else 2.0) if size > 1 and danger > 2 else 0.0
+    seven_o = getattr(match, "seven_o", False)
     bluff: bool | None = None
     best: Action | None = None
     best_score = -1e9
@@ -95,6 +100,14 @@ def _engine_uno_policy(match: Any, seat: int, legal: list[Action]) -> Action:
         if kind == "play":
             card = action.card
             effect = card.effect
+            if seven_o and effect == _NUMBER and card.points in (0, 7) and size > 1:
+                score = _seven_o_bonus(match, seat, int(card.points), size - 1)
+                score += held[card.color_index] * 2.0 - 2.0
+                if action.uno:
+                    score += 0.1
+                if score > best_score:
+                    best, best_score = action, score
+                continue
             if card.is_wild:
                 score = held[_COLOUR_INDEX.get(action.choice, 0)] * 2.0 + card.points * 0.04
                 score -= wild_cost
@@ -121,11 +134,29 @@ def _engine_uno_policy(match: Any, seat: int, legal: list[Action]) -> Action:
                 held[_COLOUR_INDEX.get(fallback.choice, 0)] if fallback.kind == "color" else 0
             ):
                 fallback = action
+        elif kind == "swap":
+            if (
+                fallback is None
+                or fallback.kind != "swap"
+                or len(hands[action.target]) < len(hands[fallback.target])
+            ):
+                fallback = action  # H-2: the fewest cards
         elif kind == "accept" or fallback is None:
             fallback = action
     if best is not None:
         return best
     return fallback if fallback is not None else legal[0]
+
+
+def _seven_o_bonus(match: Any, seat: int, number: int, after: int) -> float:
+    """H-2 in a playout: a 7 takes the shortest other hand; a 0 brings in the hand of the
+    seat behind and gives mine to the next seat (a short one nearly wins it the hand)."""
+    hands = match.hands
+    n = match.players
+    if number == 7:
+        return 3.0 * (after - min(len(h) for i, h in enumerate(hands) if i != seat))
+    behind = len(hands[(seat - match.direction) % n])
+    return 3.0 * (after - behind) - _ATTACK[min(after, 5)] * 1.5
 
 
 def _generic_uno_policy(match: Any, seat: int, legal: list[Action]) -> Action:
@@ -179,6 +210,13 @@ def _generic_uno_policy(match: Any, seat: int, legal: list[Action]) -> Action:
                 fallback.choice or "", 0
             ):
                 fallback = action
+        elif kind == "swap" and hands is not None:
+            if (
+                fallback is None
+                or fallback.kind != "swap"
+                or len(hands[action.target]) < len(hands[fallback.target])
+            ):
+                fallback = action  # H-2: the fewest cards
         elif kind == "accept" or fallback is None:
             fallback = action
     if best is not None:

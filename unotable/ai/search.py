@@ -123,8 +123,9 @@ class SearchBrain(Brain):
     def searchable(self, view: Any, actions: Sequence[Action], default: Action) -> bool:
         kinds = {a.kind for a in actions}
         # challenges follow the opponent model's posterior; moon and colour of the first
-        # discard follow the rules' policies / the hand
-        if kinds & {"challenge", "accept", "moon", "color"}:
+        # discard follow the rules' policies / the hand. A pending draw (UNO's stacking)
+        # is searched: accept against each stacking play.
+        if kinds & {"challenge", "moon", "color"}:
             return False
         return not self.dumps_top_card(view, default)
 
@@ -229,7 +230,7 @@ class SearchBrain(Brain):
             if info.kind == "wd4" and bluffing and victim_size > self.bluff_victim:
                 continue  # a bluff: only worth searching against a seat about to win
             plays.append(action)
-        keep = [a for a in actions if a.kind in ("keep",)]
+        keep = [a for a in actions if a.kind in ("keep", "accept")]  # accept: a pending draw
         result = plays + keep
         if self.draw_for_wilds and plays and all(uno_card(a.card).colour is None for a in plays):
             # only wilds play: drawing instead keeps the wild for later
@@ -360,7 +361,10 @@ class SearchBrain(Brain):
         steps = 0
         horizon = self.horizon(match)
         while len(match.hand_results) == hands_before and not match.over:
-            if steps >= horizon:
+            # (a stacked draw still pending is played out first: the estimate cannot see it)
+            if steps >= horizon and not (
+                getattr(match, "stack_mode", 0) and getattr(match, "draw_count", 0)
+            ):
                 return self.estimate(match, me)
             seat = match.current
             if seat is None:

@@ -6,6 +6,12 @@ most, sheds points, keeps wilds until they matter, hits a seat that is close to 
 challenges a Wild Draw Four when its opponent model (unotable.ai.opponents) makes a bluff
 likely, and reads the
 discard pile to know which colours are scarce. Easy plays the first sensible card.
+
+The house rules (RULES §4) are played too: a pending draw is stacked on rather than
+taken (normal keeps a lone Wild Draw Four back from a small draw while nothing is at
+stake), a 7 swaps with the seat holding the fewest cards (and the best cards it is known
+to hold), a 7 or a 0 is played for the hand it brings in and kept back when it would
+hand the next seat a short hand, and with draw to match nobody draws while a card plays.
 """
 
 from __future__ import annotations
@@ -44,6 +50,12 @@ def unseen_by_colour(view: Any) -> dict[str, int]:
     return {c: max(0, PER_COLOUR - seen[c]) for c in UNO_COLOURS}
 
 
+def house_rule(view: Any, name: str) -> Any:
+    """A house rule's setting in the view's options (RULES §4; None or off: not played)."""
+    value = getattr(view, "options", {}).get(name)
+    return None if value in (None, False, "off") else value
+
+
 def next_seat(view: Any, steps: int = 1) -> int:
     return int((view.seat + steps * view.direction) % view.players)
 
@@ -73,6 +85,7 @@ class Memory:
 
     def __init__(self) -> None:
         self.voids: dict[int, set[str]] = {}
+        self.moves_seen = 0  # Seven-O: the hand moves this hand already followed
         self.hand_number = -1
         self.discard_len = 0
         self.sizes: tuple[int, ...] = ()
@@ -89,11 +102,25 @@ class Memory:
         return frozenset(self.voids.get(seat, ()))
 
     def observe(self, view: Any) -> None:
+        moves = getattr(view, "hand_moves", ())
         if view.hand_number != self.hand_number:
             self.voids = {}
             self.blocked = {}
-        elif view.current == view.seat and view.pending is None:
-            self._infer(view)
+        else:
+            if len(moves) > self.moves_seen:
+                self._follow_moves(view, moves[self.moves_seen :])
+            if view.current == view.seat and view.pending is None:
+                self._infer(view)
+        self.moves_seen = len(moves)
+
+    def _follow_moves(self, view: Any, moves: Sequence[Sequence[int]]) -> None:
+        """Seven-O: what a hand showed goes with the hand to its new seat (not to mine:
+        I see my own cards); the hand sizes seen last are no longer comparable."""
+        me = view.seat
+        for dest in moves:
+            self.voids = {dest[s]: v for s, v in self.voids.items() if dest[s] != me}
+            self.blocked = {dest[s]: b for s, b in self.blocked.items() if dest[s] != me}
+        self.sizes = ()
 
     def _infer(self, view: Any) -> None:
         n, me = view.players, view.seat
@@ -105,6 +132,7 @@ class Memory:
         deltas = [sizes[s] - self.sizes[s] for s in seats] if self.sizes else []
         readable = (
             plain
+            and not house_rule(view, "draw_to_match")  # a kept card there is a playable one
             and deltas
             and len(discard) >= self.discard_len
             and view.direction == self.direction
@@ -168,6 +196,8 @@ class UnoBrain(Brain):
     keep_below = -4.0  # keep a drawn card whose play scores below this
     action_hold = 0.0  # reluctance to spend Skip, Reverse or Draw Two while all is quiet
     quiet_above = 4  # "quiet": every opponent holds more cards than this
+    swap_weight = 3.0  # Seven-O: per card fewer in the hand a 7 or a 0 brings in
+    challenge_over_stack = 0.6  # stack a Wild Draw Four rather than challenge below this
 
     def __init__(self) -> None:
         self.memory = Memory()
@@ -192,8 +222,14 @@ class UnoBrain(Brain):
 
     def pick(self, view: Any, actions: Sequence[Action]) -> Action:
         kinds = {a.kind for a in actions}
+        if "swap" in kinds:
+            return self.choose_swap(view, actions)
         if "challenge" in kinds:
+            if "play" in kinds and self.bluff_chance(view) < self.challenge_over_stack:
+                return self.choose_stack(view, actions)
             return self.choose_challenge(view, actions)
+        if "accept" in kinds:
+            return self.choose_stack(view, actions)
         if "color" in kinds:
             colour = best_colour(view.hand, unseen_by_colour(view))
             return next(a for a in actions if a.choice == colour)
@@ -205,9 +241,43 @@ class UnoBrain(Brain):
         score, index = max(scored)
         if "keep" in kinds and score < self.keep_threshold(view):
             return next(a for a in actions if a.kind == "keep")
-        if "draw" in kinds and score < self.draw_threshold:
+        if "draw" in kinds and score < self.draw_limit(view):
             return next(a for a in actions if a.kind == "draw")
         return plays[index]
+
+    def draw_limit(self, view: Any) -> float:
+        # drawing to match may cost many cards: a poor play is still better
+        if house_rule(view, "draw_to_match"):
+            return self.draw_threshold - 40.0
+        return self.draw_threshold
+
+    def choose_stack(self, view: Any, actions: Sequence[Action]) -> Action:
+        """H-1: stack on a pending draw rather than take it, with the play that scores
+        best; a lone Wild Draw Four is kept back from a draw of two while all is quiet."""
+        accept = next(a for a in actions if a.kind == "accept")
+        plays = [a for a in actions if a.kind == "play"]
+        if not plays:
+            return accept
+        count = getattr(view, "pending_draw", 0) or 2
+        sizes = view.hand_sizes
+        danger = min(s for i, s in enumerate(sizes) if i != view.seat)
+        only_wd4 = all(a.card is not None and uno_card(a.card).kind == "wd4" for a in plays)
+        if only_wd4 and count <= 2 and len(view.hand) > 4 and danger > 3:
+            return accept
+        unseen = unseen_by_colour(view)
+        return max(plays, key=lambda a: self.play_score(view, a, unseen))
+
+    def choose_swap(self, view: Any, actions: Sequence[Action]) -> Action:
+        """H-2: take the hand with the fewest cards; among those, the one known to hold
+        the best cards (wilds), then the seat that moves soonest (the nearest threat)."""
+        swaps = [a for a in actions if a.kind == "swap" and a.target is not None]
+        return max(swaps, key=lambda a: self.swap_score(view, int(a.target or 0)))
+
+    def swap_score(self, view: Any, seat: int) -> float:
+        known = view.known[seat] if seat < len(view.known) else ()
+        wilds = sum(1 for c in known if uno_card(c).colour is None)
+        order = int((seat - view.seat) * view.direction) % int(view.players)  # 1: moves next
+        return -10.0 * float(view.hand_sizes[seat]) + 2.0 * wilds - 0.1 * order
 
     def keep_threshold(self, view: Any) -> float:
         return self.keep_below
@@ -254,7 +324,21 @@ class UnoBrain(Brain):
             score += self.attack(victim_size)
         if after == 1 and danger <= 2:
             score += 1.0
+        if info.number in (0, 7) and after > 0 and house_rule(view, "seven_o"):
+            score += self.seven_o_score(view, info.number, after)
         return score
+
+    def seven_o_score(self, view: Any, number: int, after: int) -> float:
+        """H-2: what the hand a 7 or a 0 brings in is worth, against keeping mine."""
+        sizes: Sequence[int] = view.hand_sizes
+        n: int = view.players
+        me: int = view.seat
+        if number == 7:
+            best = min(sizes[s] for s in range(n) if s != me)
+            return float(self.swap_weight * (after - best))
+        behind = sizes[(me - view.direction) % n]
+        # the next seat, who moves next, is handed my hand: a short one is near a win
+        return float(self.swap_weight * (after - behind) - self.attack(after) * 1.5)
 
     def attack(self, victim_size: int) -> float:
         """How much hurting the next seat is worth, by its hand size."""
@@ -291,7 +375,11 @@ class EasyUnoBrain(UnoBrain):
 
     def decide(self, view: Any, actions: Sequence[Action], rng: random.Random) -> Action:
         kinds = {a.kind for a in actions}
-        if "challenge" in kinds:
+        if "swap" in kinds:  # H-2: the seat with the fewest cards
+            swaps = [a for a in actions if a.kind == "swap"]
+            fewest = min(view.hand_sizes[a.target] for a in swaps)
+            return rng.choice([a for a in swaps if view.hand_sizes[a.target] == fewest])
+        if "challenge" in kinds and "play" not in kinds:
             return next(a for a in actions if a.kind == "accept")
         if "color" in kinds:
             colour = best_colour(view.hand, unseen_by_colour(view))

@@ -137,6 +137,10 @@ class UnoTableApp(App[None]):
         prefs = self._prefs
         if prefs is None or theme.name == prefs.theme or theme.name not in self.available_themes:
             return
+        if theme.name != self.theme:
+            # Textual publishes each change later: a stale one (two changes in quick
+            # succession, ← → in Settings) would put back the older theme, forever
+            return
         prefs.theme = theme.name
         self.save_prefs()
         self.apply_theme()
@@ -366,8 +370,13 @@ class UnoTableApp(App[None]):
         return bool(self._writer.flush(timeout))
 
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key) and not self.screen_stack:
-            return  # keys typed ahead of quitting reach an app with no screen left
+        if isinstance(event, events.Key):
+            if not self.screen_stack:
+                return  # keys typed ahead of quitting reach an app with no screen left
+            from .screens.common import typed_before
+
+            if typed_before(self.screen, event):
+                return  # typed before this screen (a new table, a dialog) was shown
         await super().on_event(event)
 
     def on_unmount(self) -> None:
@@ -379,6 +388,7 @@ class UnoTableApp(App[None]):
         """Open the table. ``match_file``: the saved match it continues (None: a new one)."""
         from unotable.controller import LocalTable
 
+        from .screens.common import keys_from_now
         from .screens.table import TableScreen
 
         self.release_match()
@@ -391,7 +401,7 @@ class UnoTableApp(App[None]):
         # the match's one loop, for as long as the table is open (Leave stops it)
         self.workers.cancel_group(self, "table")
         self.run_worker(table.drive(), name="table", group="table")
-        self.push_screen(TableScreen(table))
+        self.push_screen(keys_from_now(TableScreen(table)))  # no key typed before it opened
 
     def play_again(self, finished: Any) -> None:
         """The same seats and options, a new match, in place of the finished table."""
@@ -420,10 +430,11 @@ class UnoTableApp(App[None]):
 
     def start_shared(self, remote: Any) -> None:
         """Sit at a shared table: the screen draws what the table sends this seat."""
+        from .screens.common import keys_from_now
         from .screens.table import TableScreen
 
         self.release_match()
-        screen = TableScreen(remote)
+        screen = keys_from_now(TableScreen(remote))
         self._shared_pump = asyncio.ensure_future(remote.pump())
         self.push_screen(screen)
 

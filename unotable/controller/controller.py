@@ -39,8 +39,9 @@ from .seats import Seat, computer_seed, make_computer
 from .snapshot import Intent, SeatInfo, Snapshot
 from .steps import Ask, AskHuman, Deal, Over, React, StandIn, Step, Think, TimeOut, WaitUntil
 
-# events after which cards have changed owners (pass three, pass-hand 8s)
-_HANDS_MOVED_EVENTS = frozenset({"pass", "pass_hand"})
+# events after which cards have changed owners (pass three, pass-hand 8s, Seven-O's 7 and
+# 0): every human takes the keyboard again before seeing a hand
+_HANDS_MOVED_EVENTS = frozenset({"pass", "pass_hand", "swap", "pass_hands"})
 STAND_IN_LEVEL = "normal"  # who plays for a human who is away past the grace
 MISSED_TURNS_AWAY = 2  # turns timed out in a row before a seat counts as away
 RECENT_EVENTS = 8  # the current hand's latest events a snapshot carries

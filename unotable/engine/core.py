@@ -17,6 +17,7 @@ notation). Actions are one immutable class for all games, with one notation:
 ``challenge`` ``accept``  answer a Wild Draw Four
 ``uno``                late UNO call by the exposed seat
 ``catch:2``            catch exposed seat 2
+``swap:2``             swap hands with seat 2 (UNO house rule Seven-O, after a 7)
 ``color:G``            declare the colour of a Wild turned up as first discard
 ``direction:left``     the taker's pass-hand direction (``left`` or ``right``)
 ``give:H3,Y13,P8``     the three cards passed (UNO Hearts option)
@@ -67,6 +68,8 @@ EMPTY: Mapping[str, Any] = MappingProxyType({})
 BARE_KINDS = frozenset({"draw", "keep", "pass", "challenge", "accept", "uno", "decline"})
 # Action kinds a seat may take while it is not its turn (UNO late call and catch, D-35).
 OUT_OF_TURN_KINDS = frozenset({"uno", "catch"})
+# Action kinds written ``kind:seat`` (``catch:2``; UNO Seven-O's ``swap:2``).
+TARGET_KINDS = frozenset({"catch", "swap"})
 # Action kinds written ``kind:choice``.
 CHOICE_KINDS = frozenset({"color", "direction", "moon"})
 
@@ -91,8 +94,8 @@ class Action:
             return text + "!" if self.uno else text
         if kind in BARE_KINDS:
             return kind
-        if kind == "catch":
-            return f"catch:{self.target}"
+        if kind in TARGET_KINDS:
+            return f"{kind}:{self.target}"
         if kind == "give":
             return "give:" + ",".join(str(c) for c in self.cards)
         return f"{kind}:{self.choice}"
@@ -123,10 +126,10 @@ def parse_action(
     head_l = head.strip().lower()
     if sep:
         rest = rest.strip()
-        if head_l == "catch":
+        if head_l in TARGET_KINDS:
             if not rest.isdigit() or not rest.isascii():
-                raise NotationError(f"catch needs a seat number, as in catch:2 (got {raw!r})")
-            return Action("catch", target=int(rest))
+                raise NotationError(f"{head_l} needs a seat number, as in {head_l}:2 (got {raw!r})")
+            return Action(head_l, target=int(rest))
         if head_l == "give":
             parts = [p.strip() for p in rest.split(",")]
             if not rest or any(not p for p in parts):
@@ -295,6 +298,9 @@ class OptionSpec:
     choices: tuple[Any, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    # "" for the rulebook's options; "house" for house rules, which the lobby shows apart
+    # (under "House rules (not in the rulebook)"; UNO's RULES §4)
+    group: str = ""
 
     def check(self, value: Any) -> Any:
         if self.kind == "bool":

@@ -9,7 +9,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -30,7 +32,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, words: Callable[[Any], Iterable[str]] | None = None) -> int:
+    """``words``: each step of a replay as text, for --text (the command line gives the
+    app's, in the table's words); without it, the steps in notation."""
     from unotable.store.saves import SaveError
 
     from .frames import ReplayError, SeatError, load_replay
@@ -43,9 +47,11 @@ def run(args: argparse.Namespace) -> int:
         # a missing or unknown --as is a usage error; a file that cannot be replayed is not
         return 2 if isinstance(exc, SeatError) else 1
     if args.text:
+        if words is None:
+            words = _notation
         try:
-            for number in range(len(replay)):
-                print(replay.frame(number).text(), end="\n\n")
+            for block in words(replay):
+                print(block, end="\n\n")
             sys.stdout.flush()
         except BrokenPipeError:  # e.g. piped into head
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -60,3 +66,9 @@ def run(args: argparse.Namespace) -> int:
 
     ReplayApp(replay).run()
     return 0
+
+
+def _notation(replay: Any) -> Iterator[str]:
+    """Each step in the engine's notation (the replay's own frames)."""
+    for number in range(len(replay)):
+        yield replay.frame(number).text()

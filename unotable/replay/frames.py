@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from unotable.controller import Controller, VirtualClock
+from unotable.controller import Controller, Snapshot, VirtualClock
 from unotable.engine import Event, HandResult
 from unotable.store.record import MatchRecord
 from unotable.store.saves import SaveError, load_file
@@ -54,6 +54,21 @@ class Frame:
         lines += [f"  table  {line}" for line in self.table]
         lines += [f"  undo   {line}" for line in self.undos]
         return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step as the engine has it, for words made elsewhere (``replay --text`` words
+    it as the table does): who acted, the events and hands shown, the table after it."""
+
+    number: int  # 0: the deal, before any action
+    total: int  # number of actions in the match
+    seat: int | None  # who acted; None for the deal
+    action: str | None  # the action in notation (redacted when not the viewer's to see)
+    events: tuple[Event, ...]  # as the viewer may see them
+    hands: tuple[tuple[int, tuple[Any, ...]], ...]  # (seat, cards) for every hand shown
+    snapshot: Snapshot  # the table after the step, as the viewer saw it
+    undos: tuple[tuple[tuple[int, str], ...], ...] = ()  # take-backs that came back here
 
 
 class Replay:
@@ -98,23 +113,35 @@ class Replay:
     def seat_label(self, seat: int) -> str:
         return f"{self.record.seats[seat].name} (seat {seat})"
 
-    def _build(self, number: int) -> Frame:
+    def step(self, number: int) -> Step:
+        """The step ``number``: the deal (0), or the table after that many actions."""
+        if not 0 <= number < len(self):
+            raise IndexError(number)
         table = self._table_after(number)
-        actor = action = None
+        seat = action = None
         if number:
             seat, action = self.record.actions[number - 1]
-            actor = self.seat_label(seat)
             if self.viewer is not None and seat != self.viewer:
                 action = _redact_action(action)
         start = self._log_ends[number - 1] if number else 0
         log = self._final.match.log[start : self._log_ends[number]]
-        events = tuple(self._event_text(e) for e in log)
+        if self.viewer is not None:
+            log = [event.seen_by(self.viewer) for event in log]
         shown = range(len(self.record.seats)) if self.viewer is None else (self.viewer,)
+        hands = tuple((s, tuple(table.view(s).hand)) for s in shown)
+        snapshot = table.snapshot(self.viewer, since=len(table.match.log))
+        undos = tuple(tuple(back) for at, back in self.record.undos if at == number)
+        return Step(number, len(self) - 1, seat, action, tuple(log), hands, snapshot, undos)
+
+    def _build(self, number: int) -> Frame:
+        step = self.step(number)
+        actor = None if step.seat is None else self.seat_label(step.seat)
+        events = tuple(self._event_text(e) for e in step.events)
         hands = tuple(
-            (self.seat_label(s), " ".join(str(c) for c in table.view(s).hand) or "(none)")
-            for s in shown
+            (self.seat_label(s), " ".join(str(c) for c in cards) or "(none)")
+            for s, cards in step.hands
         )
-        view = table.snapshot(self.viewer, since=len(table.match.log)).view
+        view = step.snapshot.view
         table = tuple(
             f"{name}: {text}"
             for name, text in (
@@ -124,10 +151,10 @@ class Replay:
             )
             if text not in _EMPTY_TEXTS
         )
-        undos = tuple(self._undo_text(back) for at, back in self.record.undos if at == number)
-        return Frame(number, len(self) - 1, actor, action, events, hands, table, undos)
+        undos = tuple(self._undo_text(back) for back in step.undos)
+        return Frame(number, step.total, actor, step.action, events, hands, table, undos)
 
-    def _undo_text(self, taken_back: list[tuple[int, str]]) -> str:
+    def _undo_text(self, taken_back: tuple[tuple[int, str], ...]) -> str:
         """A take-back that returned the match here, as the viewer may read it."""
         moves = [
             f"{self.record.seats[seat].name} "
@@ -137,8 +164,6 @@ class Replay:
         return "taken back: " + ", ".join(moves)
 
     def _event_text(self, event: Event) -> str:
-        if self.viewer is not None:
-            event = event.seen_by(self.viewer)
         parts = [event.kind]
         if event.seat is not None and 0 <= event.seat < len(self.record.seats):
             parts.append(self.seat_label(event.seat))

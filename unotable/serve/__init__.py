@@ -44,7 +44,17 @@ DEFAULT_SHUTDOWN_GRACE = 3.0
 
 
 class ServeError(Exception):
-    """A reason not to start, shown as one line."""
+    """A reason the server cannot start or go on (a port in use, a key file it cannot use,
+    a data dir that is not this account's alone): one line, exit status 1."""
+
+    exit_status = 1
+
+
+class ServeUsageError(ServeError):
+    """Options that cannot work, whatever the machine: one line, exit status 2, as for
+    argparse's own errors."""
+
+    exit_status = 2
 
 
 def _port(text: str) -> int:
@@ -353,8 +363,16 @@ def run(args: argparse.Namespace) -> int:
             return _run_ssh(args, data_dir)
         return _run_web(args, data_dir)
     except ServeError as exc:
-        print(f"unotable serve {args.serve_mode}: error: {exc}", file=sys.stderr)
-        return 2
+        problem, status = str(exc), exc.exit_status
+    except OSError as exc:  # a start-up step without its own message: still one line
+        problem, status = _os_error(exc), 1
+    print(f"unotable serve {args.serve_mode}: error: {problem}", file=sys.stderr)
+    return status
+
+
+def _os_error(exc: OSError) -> str:
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    return f"{exc.filename}: {reason}" if exc.filename else reason
 
 
 def _resolve_data_dir(data_dir: Path | None) -> Path:
@@ -388,7 +406,7 @@ def _run_ssh(args: argparse.Namespace, data_dir: Path | None) -> int:
     password = _password(args.password_env)
     keys = None if args.open else _authorized_keys(args.authorized_keys, password is not None)
     if not (args.open or password or keys):
-        raise ServeError(
+        raise ServeUsageError(
             f"nobody could log in: {DEFAULT_AUTHORIZED_KEYS} does not exist. "
             "Give --authorized-keys FILE, --password-env VAR, or --open"
         )
@@ -487,7 +505,7 @@ def _run_web(args: argparse.Namespace, data_dir: Path | None) -> int:
             "anyone who can reach this address can play"
         )
     if args.port == 0:
-        raise ServeError("--port 0 is not supported for web (the page needs its own address)")
+        raise ServeUsageError("--port 0 is not supported for web (the page needs its own address)")
     from unotable.serve.web import WebLimits, serve_forever
 
     return serve_forever(

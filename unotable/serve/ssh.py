@@ -722,9 +722,10 @@ async def serve_forever(settings: SshSettings) -> int:
     quiet_loop_errors(loop, table.quiet)
     try:
         await table.start()
-    except OSError as exc:
+    except OSError as exc:  # asyncio's own words name the address again: the reason alone
         where = f"{settings.host} port {settings.port}"
-        raise ServeError(f"cannot listen on {where}: {exc.strerror or exc}") from None
+        reason = os.strerror(exc.errno) if exc.errno else str(exc)
+        raise ServeError(f"cannot listen on {where}: {reason}") from None
     print(listen_message(table, key_path, created), flush=True)
     if settings.open_access or settings.password is not None:
         log.info(

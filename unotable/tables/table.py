@@ -121,10 +121,13 @@ class Connection:
             return 0
 
     def send(self, message: dict[str, Any]) -> None:
+        self.send_frame(frame(message))
+
+    def send_frame(self, data: bytes) -> None:
+        """A frame already encoded (one snapshot frame goes to every spectator in step)."""
         if self.closed or self.writer.is_closing():
             self.closed = True
             return
-        data = frame(message)
         if self.buffered() + len(data) > MAX_BUFFERED:
             self.drop(f"more than {MAX_BUFFERED // 1024} KiB unread")
             return
@@ -486,12 +489,15 @@ class Table:
 
     # -- what each connection is shown ----------------------------------------------------
 
-    def _snapshot_for(self, conn: Connection) -> Any:
-        """The connection's own seat's snapshot. A terminal with hot-seat seats is sent a
-        seat's cards only while it is that seat's turn and its player has taken the
-        keyboard (the ``show`` frame); before that, the public view and whom to hand the
-        keyboard to; between turns, the public view. As at any hot-seat table, the same
-        player twice in a row keeps the keyboard."""
+    def _shown_to(self, conn: Connection) -> tuple[int | None, int | None, int, bool]:
+        """Whose view the connection is sent, whom to hand the keyboard to, the log it
+        already has, and whether it only watches: two connections alike in these are sent
+        the same snapshot.
+
+        A terminal with hot-seat seats is sent a seat's cards only while it is that seat's
+        turn and its player has taken the keyboard (the ``show`` frame); before that, the
+        public view and whom to hand the keyboard to; between turns, the public view. As at
+        any hot-seat table, the same player twice in a row keeps the keyboard."""
         c = self.controller
         viewer, handover = conn.seat, None
         if len(conn.seats) > 1:
@@ -502,8 +508,12 @@ class Table:
                     viewer = turn.seat
                 else:
                     handover = turn.seat
+        return viewer, handover, conn.log_sent, conn.seat is None
+
+    def _snapshot_of(self, shown: tuple[int | None, int | None, int, bool]) -> Any:
+        viewer, handover, since, spectator = shown
         # the table's controller knows nothing of terminals: hand-overs are decided here
-        snap = c.snapshot(viewer, since=conn.log_sent, spectator=conn.seat is None)
+        snap = self.controller.snapshot(viewer, since=since, spectator=spectator)
         return dataclasses.replace(snap, handover_to=handover)
 
     def presence(self) -> list[dict[str, Any]]:
@@ -531,15 +541,18 @@ class Table:
         presence = self.presence()
         watching = self.watching()
         shown = (presence, watching)
+        # built and encoded once per kind of viewer: a hundred spectators cost one snapshot
+        frames: dict[tuple[int | None, int | None, int, bool], tuple[bytes, int]] = {}
         for conn in list(self.connections):
             if conn.closed or (conn.version_sent == position and conn.presence_sent == shown):
                 continue
             if conn.buffered() > SNAPSHOT_BACKLOG:  # not reading: the latest goes later
                 conn.when_drained(self.broadcast)
                 continue
-            snap = self._snapshot_for(conn)
-            conn.send(
-                {
+            key = self._shown_to(conn)
+            if key not in frames:
+                snap = self._snapshot_of(key)
+                message = {
                     "type": "snapshot",
                     "started": self.started,
                     "presence": presence,
@@ -547,7 +560,9 @@ class Table:
                     "snapshot": encode(snap),
                     "applied": self._applied_at,  # monotonic: how fresh it is (benchmarks)
                 }
-            )
-            conn.log_sent = snap.log_length
+                frames[key] = (frame(message), snap.log_length)
+            data, log_length = frames[key]
+            conn.send_frame(data)
+            conn.log_sent = log_length
             conn.version_sent = position
             conn.presence_sent = shown

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
@@ -16,9 +17,15 @@ from .base import NOT_MINE, Ask, Dialog, GamePresentation, SeatRow
 NAME_WIDTH = 9  # a player's name in the trick grid
 
 
+def grid_tail(grid: Text) -> int:
+    """The width of the grid's last line so far."""
+    return cell_len(grid.plain.rsplit("\n", 1)[-1])
+
+
 class TrickPresentation(GamePresentation):
     has_tricks: ClassVar[bool] = True
     seat_columns: ClassVar[tuple[tuple[str, int], ...]] = (("Trk", 3), ("Pts", 3), ("Tot.", 4))
+    trick_label_width: ClassVar[int] = 3  # the deck's widest card label: "10♥", "Y13"
 
     # -- prompts and dialogs --------------------------------------------------------------
 
@@ -81,21 +88,27 @@ class TrickPresentation(GamePresentation):
         return text
 
     def trick_grid(self, plays: list[Any], names: Seats, width: int) -> Text:
-        """The cards of a trick in aligned columns: two per line when they fit."""
+        """The cards of a trick in fixed columns, two per line when they fit: as wide as
+        the deck's widest card, so no column moves when a 10 joins. A declared wild wider
+        than that ("W♣ LOWEST") takes a line of its own, and the columns stay put."""
         if not plays:
             return Text()
-        cells = []
+        column = 1 + NAME_WIDTH + 1 + self.trick_label_width + 2 + 1  # its cell and a gap
+        per_line = 2 if 2 * column <= width + 1 else 1
+        grid = Text()
+        placed = 0  # cells on the current line
         for seat, card, declared in plays:
             cell = Text(f" {names.subject(seat)[:NAME_WIDTH]:<{NAME_WIDTH}} ")
             cell.append_text(self.text(card, choice=declared))
-            cells.append(cell)
-        cell_width = max(cell.cell_len for cell in cells) + 1
-        per_line = 2 if 2 * cell_width <= width else 1
-        grid = Text()
-        for i, cell in enumerate(cells):
+            wide = cell.cell_len >= column
+            if placed and (wide or placed == per_line):
+                grid.append("\n")
+                placed = 0
+            if placed:
+                grid.append(" " * (column - grid_tail(grid)))
             grid.append_text(cell)
-            last_in_line = i % per_line == per_line - 1 or i == len(cells) - 1
-            grid.append("\n" if last_in_line else " " * (cell_width - cell.cell_len))
+            placed = per_line if wide else placed + 1
+        grid.append("\n")
         return grid
 
     def trick_notes(self, view: Any, names: Seats) -> list[str]:

@@ -39,6 +39,18 @@ class UnoPresentation(GamePresentation):
     game_id: ClassVar[str] = "uno"
     title: ClassVar[str] = "UNO"
     has_uno_calls: ClassVar[bool] = True
+    # the discard box's inside: the widest card label of the deck ("Wild+4") and a space
+    # each side, so the box and the draw pile beside it never move as the top card changes
+    pile_width: ClassVar[int] = len("Wild+4") + 2
+    # the house rules (RULES §4) in the lobby: a short line each, in players' words
+    option_words: ClassVar[dict[str, dict[Any, str]]] = {
+        "stack": {"off": "off", "same": "same card", "any": "+4 on +2 too"},
+    }
+    option_help: ClassVar[dict[str, str]] = {
+        "stack": "Answer a Draw Two or Wild Draw Four with another: the draw grows and passes on.",
+        "seven_o": "A 7 swaps hands with a player you choose; a 0 passes every hand along.",
+        "draw_to_match": "Drawing on your turn goes on until you draw a card you can play.",
+    }
 
     # -- card faces -----------------------------------------------------------------------
 
@@ -163,7 +175,7 @@ class UnoPresentation(GamePresentation):
     def pile(self, view: Any, names: Seats) -> Text:
         tl, tr, bl, br, h, v = ("+", "+", "+", "+", "-", "|") if self.ascii_only else "╭╮╰╯─│"
         top_label = self.label(view.top)
-        inner = max(8, len(top_label) + 2)
+        inner = max(self.pile_width, len(top_label) + 2)
         pile_text = str(view.draw_pile_size)
         pile_inner = max(6, len(pile_text) + 2)
         text = Text()
@@ -313,3 +325,4 @@ class MinecraftPresentation(UnoPresentation):
 
     game_id: ClassVar[str] = "uno-minecraft"
     title: ClassVar[str] = "UNO Minecraft"
+    pile_width: ClassVar[int] = len("Creeper") + 2  # one column wider than UNO's

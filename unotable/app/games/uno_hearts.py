@@ -18,6 +18,7 @@ SUIT_WORDS = {"H": "Hearts", "Y": "Yellow", "P": "Purple", "G": "Green"}
 class UnoHeartsPresentation(TrickPresentation):
     game_id: ClassVar[str] = "uno-hearts"
     title: ClassVar[str] = "UNO Hearts"
+    trick_label_width: ClassVar[int] = len("WD7→H")  # a called suit fits the column too
     option_words: ClassVar[dict[str, dict[Any, str]]] = {
         "moon_mode": {
             "shooter_choice": "shooter picks",

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -33,6 +33,32 @@ class TooSmall(Static):
 
 def screen_too_small(width: int, height: int) -> bool:
     return width < MIN_WIDTH or height < MIN_HEIGHT
+
+
+# A screen's attribute: keys typed before this moment never reach it (the app drops them).
+KEYS_FROM = "keys_from"
+KEPT_KEYS = frozenset({"ctrl+c"})  # typed ahead or not, these always count
+
+
+def keys_from_now(screen: Screen[Any]) -> Screen[Any]:
+    """Keys typed before ``screen`` is shown (still buffered, meant for what was on screen
+    then: Enter Enter at a hand's end) do not reach it: it takes keys from now on."""
+    # Textual stamps each key event with this clock when the key is read
+    from textual._time import get_time
+
+    setattr(screen, KEYS_FROM, get_time())
+    return screen
+
+
+def keys_since(screen: Screen[Any], shown: Screen[Any]) -> Screen[Any]:
+    """``screen`` takes the keys typed since ``shown`` was shown (it asks the same)."""
+    setattr(screen, KEYS_FROM, getattr(shown, KEYS_FROM, float("-inf")))
+    return screen
+
+
+def typed_before(screen: Screen[Any], key: events.Key) -> bool:
+    """The key was typed before ``screen`` was shown, and is not to reach it."""
+    return key.key not in KEPT_KEYS and key.time < getattr(screen, KEYS_FROM, float("-inf"))
 
 
 class ChoiceScreen(ModalScreen[str | None]):
@@ -58,6 +84,7 @@ class ChoiceScreen(ModalScreen[str | None]):
         self.choices = list(choices)
         self.explanation = explanation
         self.cancellable = cancellable
+        self._answered = False
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -84,15 +111,23 @@ class ChoiceScreen(ModalScreen[str | None]):
         key = event.character or ""
         if key.isdigit() and key != "0" and int(key) <= len(self.choices):
             event.stop()
-            self.dismiss(self.choices[int(key) - 1][0])
+            self.choose(self.choices[int(key) - 1][0])
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.dismiss(event.option.id)
+        self.choose(event.option.id)
 
     def action_cancel(self) -> None:
         if self.cancellable:
-            self.dismiss(None)
+            self.choose(None)
+
+    def choose(self, answer: str | None) -> None:
+        """Close with ``answer``, once: "1 1" typed fast answers only this dialog (a second
+        close would raise, or close the screen underneath)."""
+        if self._answered or not self.is_active:
+            return
+        self._answered = True
+        self.dismiss(answer)
 
 
 class ConfirmScreen(ChoiceScreen):
@@ -109,7 +144,7 @@ class ConfirmScreen(ChoiceScreen):
         )
 
     def action_cancel(self) -> None:
-        self.dismiss("no")
+        self.choose("no")
 
     def action_yes(self) -> None:
-        self.dismiss("yes")
+        self.choose("yes")

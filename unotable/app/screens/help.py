@@ -78,7 +78,8 @@ class RulesScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#rules-text").focus()
+        for text in self.query("#rules-text"):  # none if the screen closed while it opened
+            text.focus()
 
     def action_next_game(self) -> None:
         games = help_games()
@@ -200,7 +201,8 @@ class KeysScreen(ModalScreen[None]):
             yield Static("↑ ↓ j k PgUp PgDn Home End scroll · Esc closes", classes="dialog-hint")
 
     def on_mount(self) -> None:
-        self.query_one("#keys-text").focus()
+        for text in self.query("#keys-text"):  # none if the screen closed while it opened
+            text.focus()
 
     def action_scroll(self, step: int) -> None:
         box = self.query_one("#keys-text", VerticalScroll)

@@ -6,7 +6,7 @@ import contextlib
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -46,6 +46,9 @@ class Games(dict[str, "GameSpec"]):
         spec = get_game(game_id)
         self[game_id] = spec
         return spec
+
+
+HOUSE_RULES_TITLE = "House rules (not in the rulebook)"
 
 
 class LobbyScreen(Screen[None]):
@@ -98,7 +101,9 @@ class LobbyScreen(Screen[None]):
                 )
                 yield Static("", id="game-desc")
                 yield Label("Options", classes="section-title")
-                yield VerticalScroll(id="options")
+                # not focusable itself: Tab goes from the games straight to the first
+                # option, never to a box that shows no focus (its help scrolls into view)
+                yield VerticalScroll(id="options", can_focus=False)
             yield Vertical(id="lobby-right")
 
     def _right_side(self) -> list[Widget]:
@@ -207,6 +212,20 @@ class LobbyScreen(Screen[None]):
         if self.game_id not in titles:
             self.game_id = DEFAULT_GAME
 
+    @on(events.DescendantFocus)
+    def _show_option_help(self, event: events.DescendantFocus) -> None:
+        """An option that gets the focus shows its help too (the box scrolls to it)."""
+        box = self.query_one("#options", VerticalScroll)
+        row = event.widget
+        while row.parent is not None and row.parent is not box:
+            row = row.parent  # type: ignore[assignment]
+        if row.parent is not box:
+            return
+        siblings = list(box.children)
+        after = siblings[siblings.index(row) + 1 :]
+        if after and after[0].has_class("option-help"):
+            box.scroll_to_widget(after[0], animate=False)
+
     def on_screen_resume(self) -> None:
         if not self.filled:
             return
@@ -295,7 +314,11 @@ class LobbyScreen(Screen[None]):
         saved = self.saved_options.get(spec.id, {})
         words = self._words()
         widgets = []
+        grouped = False
         for option in spec.options:
+            if option.group == "house" and not grouped:
+                grouped = True  # RULES §4: shown apart from the rulebook's own options
+                widgets.append(Label(HOUSE_RULES_TITLE, classes="section-title house-rules"))
             value = saved.get(option.name, option.default)
             try:
                 value = option.check(value)

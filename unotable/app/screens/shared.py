@@ -1,7 +1,9 @@
 """Shared tables (served only): the server's open tables, to join, watch or create one.
 
 The list asks the server's table service over its local socket and refreshes itself every
-two seconds. Joining or creating opens a connection that the table screen then keeps.
+two seconds while it is on top; covered (a table, a dialog) it asks nothing, and it asks at
+once when it is shown again. Joining or creating opens a connection that the table screen
+then keeps.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.css.query import NoMatches
+from textual.message import Message
 from textual.screen import ModalScreen, Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -67,7 +71,10 @@ class SharedTablesScreen(Screen[None]):
         self.socket_path = socket_path
         self.setup = setup
         self.tables: list[dict[str, Any]] = []
+        self._shown: list[tuple[str, str]] = []  # (table, line) as the list shows them
         self._busy = False
+        self._refresher: Timer | None = None
+        self._covered = False
 
     def compose(self) -> ComposeResult:
         yield Static("Shared tables on this server", id="shared-title")
@@ -77,11 +84,26 @@ class SharedTablesScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
-        self.run_worker(self.refresh_list(), exclusive=True, group="list")
-        self.set_interval(REFRESH_SECONDS, self._tick)
+        self._refresher = self.set_interval(REFRESH_SECONDS, self._tick)
+        self._tick()
+
+    def on_screen_suspend(self) -> None:
+        """Covered by a table or a dialog: the list asks the server nothing until it is
+        shown again. (Each message this screen handled underneath would also make Textual
+        redraw the whole screen on top: a seated player who does nothing costs nothing.)"""
+        self._covered = True
+        if self._refresher is not None:
+            self._refresher.pause()
+        self.workers.cancel_group(self, "list")
+
+    def on_screen_resume(self) -> None:
+        if self._covered and self._refresher is not None:
+            self._covered = False
+            self._refresher.reset()  # running again, the next refresh a whole interval on
+            self._tick()  # and one now: tables may have come and gone meanwhile
 
     def _tick(self) -> None:
-        if not self._busy:
+        if not self._busy and self.is_active:
             self.run_worker(self.refresh_list(), exclusive=True, group="list")
 
     def _say(self, text: str) -> None:
@@ -108,20 +130,21 @@ class SharedTablesScreen(Screen[None]):
             listing = self.query_one(OptionList)
         except NoMatches:
             return  # the screen closed (Esc) while the answer came
-        if answer["tables"] == self.tables and listing.option_count:
-            return  # nothing changed: keep the list (and the highlight) as it is
-        self.tables = answer["tables"]
         from ..games import game_titles
 
+        self.tables = answer["tables"]
+        titles = game_titles()
+        shown = [(str(t["table"]), table_line(t, titles)) for t in self.tables]
+        if shown == self._shown and listing.option_count:
+            return  # nothing shown changes: keep the list (and its highlight), draw nothing
+        self._shown = shown
         highlighted = listing.highlighted
         listing.clear_options()
         if not self.tables:
             empty = "No shared table yet: N creates one from your setup in the lobby."
             listing.add_option(Option(Text(empty), disabled=True))
             return
-        listing.add_options(
-            [Option(Text(table_line(t, game_titles())), id=t["table"]) for t in self.tables]
-        )
+        listing.add_options([Option(Text(line), id=table) for table, line in shown])
         listing.highlighted = min(highlighted or 0, len(self.tables) - 1)
 
     def _chosen(self) -> str | None:
@@ -135,7 +158,26 @@ class SharedTablesScreen(Screen[None]):
         index = listing.highlighted if listing.highlighted is not None else 0
         return str(self.tables[min(index, len(self.tables) - 1)]["table"])
 
+    class JoinAfterKeys(Message):
+        """Sent from the list up the way its keys go: the join, after the keys before it."""
+
     def action_join(self) -> None:
+        # Enter is a priority key: Textual runs it at once, while a Down typed just before
+        # it still makes its way from the list up to the app, where its binding runs (Down
+        # Enter, read together, joined the table above the one chosen). This message takes
+        # the same way up, behind the Down; the join then waits behind it at the app.
+        try:
+            listing = self.query_one(OptionList)
+        except NoMatches:
+            return
+        listing.post_message(self.JoinAfterKeys())
+
+    @on(JoinAfterKeys)
+    def _join_after_keys(self, message: JoinAfterKeys) -> None:
+        message.stop()
+        self.app.call_later(self._join_chosen)
+
+    def _join_chosen(self) -> None:
         table = self._chosen()
         if table is not None:
             app: Any = self.app

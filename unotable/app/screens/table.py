@@ -47,7 +47,7 @@ from ..widgets.seats import SeatsPanel
 from ..widgets.tracker import TrackerPanel
 from ..words import plural
 from . import prompts
-from .common import TooSmall, screen_too_small
+from .common import TooSmall, keys_from_now, keys_since, screen_too_small
 
 # Kinds answered in a dialog rather than by picking a card from the hand.
 DIALOG_KINDS = ("color", "challenge", "direction", "give", "moon", "keep", "decline")
@@ -62,6 +62,17 @@ class _Opened:
 
     reason: tuple[Any, ...]  # what in the snapshot asked for it; gone -> it closes
     screen: Screen[Any]
+
+
+# what a dialog asks, as far as its player can see it
+_QUESTION = ("title_text", "choices", "explanation", "player", "exposed")
+
+
+def same_question(old: _Opened, new: _Opened) -> bool:
+    """Both dialogs ask the same of the same player (the same words, the same answers)."""
+    if old.reason[:2] != new.reason[:2] or type(old.screen) is not type(new.screen):
+        return False
+    return all(getattr(old.screen, f, None) == getattr(new.screen, f, None) for f in _QUESTION)
 
 
 class TableScreen(Screen[None]):
@@ -106,6 +117,7 @@ class TableScreen(Screen[None]):
         self._error: tuple[int, str] | None = None  # (snapshot version, the table's reason)
         self._hint: tuple[int, str] | None = None  # (snapshot version, the hint's words)
         self._opened: _Opened | None = None
+        self._replaced: _Opened | None = None  # a dialog reconcile closed unanswered
         self._ready_for: int | None = None  # the finished hand this terminal is ready after
         self._log_key: tuple[Any, ...] | None = None  # whose log, in which card style
         self._log_count = 0
@@ -113,6 +125,7 @@ class TableScreen(Screen[None]):
         self._snap_at = time.monotonic()
         self.snap_speed: str | None = None  # the speed last sent to the table
         self._was_wide = False
+        self._heights = (0, 0)  # the hand's and the status line's lines, as last drawn
         self.set_reactive(TableScreen.snapshot, table.snapshot)
 
     @property
@@ -150,6 +163,9 @@ class TableScreen(Screen[None]):
         for sender, text in self.table.recent_chat():  # said before this screen listened
             self._news(News("chat", text=text, sender=sender))
         self.table.listen(self._news)
+        # drawn now, so the first layout is the table's (a first frame laid out for empty
+        # panels showed the hand's keys and the status line cut); the newest after it
+        self._draw(self.snap)
         self.call_after_refresh(self._take_newest)
 
     def _take_newest(self) -> None:
@@ -181,8 +197,8 @@ class TableScreen(Screen[None]):
 
     def watch_snapshot(self, snap: Snapshot | None) -> None:
         self._snap_at = time.monotonic()  # the countdowns it carries start from here
-        if snap is None or not self.is_mounted:
-            return
+        if snap is None or not self.is_mounted or self not in self.app.screen_stack:
+            return  # a table already closed (Esc while joining): its panels may be gone
         self.draw(snap)
         self.reconcile()
 
@@ -208,8 +224,10 @@ class TableScreen(Screen[None]):
         return ""
 
     def draw(self, snap: Snapshot) -> None:
-        if not self.is_mounted:
-            return
+        if self.is_mounted:
+            self._draw(snap)
+
+    def _draw(self, snap: Snapshot) -> None:
         view, viewer = snap.view, snap.viewer
         cards = self.card_style
         names = self.names()
@@ -234,10 +252,30 @@ class TableScreen(Screen[None]):
             mine = names[viewer] == "You" or self.shared  # a shared table: one player's screen
             owner = "Your hand" if mine else f"{names[viewer]}'s hand"
             box.border_title = Text(f"{owner} ({plural(len(ordered), 'card')})")  # names: no markup
-        self.query_one("#status", Static).update(self.status_text())
+        status = self.query_one("#status", Static)
+        words = self.status_text()
+        status.update(words)
         self._draw_log(snap)
         self.query_one(TrackerPanel).show(snap, names, cards)
         self._refresh_keys()
+        width = status.content_size.width or 78
+        heights = (hand.line_count(), len(words.wrap(self.app.console, width)))
+        if heights != self._heights:
+            self._heights = heights
+            self._lay_out_anew()
+
+    def _lay_out_anew(self) -> None:
+        """The next frame lays the table out anew: the hand or the status line changed
+        its height.
+
+        Textual's screen paints from a timer of its own, which may run between a widget's
+        message that its text changed and the one that its size did: that frame showed the
+        new text in the old sizes (the status line's second line, or the keys under a new
+        row of cards, cut off). Asking for the layout here, before any paint, with the
+        arrangements worked out anew, makes the next frame whole."""
+        for node in (self, self.query_one("#hand-box")):
+            node._clear_arrangement_cache()
+        self.refresh(layout=True, repaint=False)
 
     def _refresh_keys(self) -> None:
         """The keys bar shows what may be done now (redrawn only when that changes)."""
@@ -366,7 +404,10 @@ class TableScreen(Screen[None]):
                 return
             self._opened = None
             self._refresh_keys()
+            self._replaced = opened  # closed unanswered: its question may come straight back
             opened.screen.dismiss(None)
+        if wanted is None:
+            self._replaced = None
         if wanted is None or self.app.screen is not self:
             return
         self._open(wanted)
@@ -424,6 +465,13 @@ class TableScreen(Screen[None]):
             then(result)
             self.call_after_refresh(self.reconcile)
 
+        # keys typed ahead (Enter Enter as a hand ends) never answer a dialog unseen; the
+        # same question asked again (the table moved on while it was open) takes the keys
+        # pressed since the first was shown
+        keys_from_now(screen)
+        replaced, self._replaced = self._replaced, None
+        if replaced is not None and same_question(replaced, opened):
+            keys_since(screen, replaced.screen)
         self.app.push_screen(screen, answered)
 
     def _user_screen(self, screen: Screen[Any], then: Callable[[Any], None] | None = None):
@@ -757,7 +805,10 @@ class TableScreen(Screen[None]):
 
     def _tick_shared(self) -> None:
         if not self._leaving and self.snapshot is not None:
-            self.query_one("#status", Static).update(self.status_text())
+            status = self.query_one("#status", Static)
+            words = self.status_text()
+            if words != status.content:  # a countdown moved; the same words draw nothing
+                status.update(words)
 
     def action_chat(self) -> None:
         from .chat import ChatScreen

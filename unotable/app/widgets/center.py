@@ -19,4 +19,4 @@ class CenterPanel(Static):
             body.append("\n")
             for line in recent[-6:]:
                 body.append("\n" + line, style=Style(italic=True))
-        self.update(body)
+        self.update(body, layout=False)  # a fixed box: its size never follows its text

@@ -30,8 +30,30 @@ KEY_NAMES: tuple[str, ...] = (
     "left_parenthesis",
     "right_parenthesis",
 )
-BEYOND_KEYS = "Cards 11 to 20: Shift with 1 to 0, the key shown under the card."
-BEYOND_ALL = "Past the 20th card: ←/→, then Enter."
+PICK_IDS = tuple(f"table.pick-{n}" for n in range(1, len(KEY_NAMES) + 1))  # their bindings
+
+
+def pick_keys(app: Any) -> list[str]:
+    """What to show under cards 1 to 20: each pick binding's key as the keymap sets it."""
+    keymap: dict[str, str] = getattr(app, "_keymap", None) or {}
+    if not any(binding_id in keymap for binding_id in PICK_IDS):
+        return list(PICK_KEYS)
+    from textual.binding import Binding
+
+    shown = []
+    for binding_id, default in zip(PICK_IDS, PICK_KEYS, strict=True):
+        keys = keymap.get(binding_id, "").split(",")[0].strip()
+        shown.append(app.get_key_display(Binding(keys, "")) if keys else default)
+    return shown
+
+
+def beyond_hints(count: int, ascii_only: bool, default_keys: bool = True) -> list[str]:
+    """How to play the cards past the 10th (and the 20th), shortest wording last."""
+    dash, dots, arrows = ("-", "...", "arrows") if ascii_only else ("–", "…", "←/→")
+    keys = f"Cards 11{dash}20: the key under each card"
+    past = f" Past the 20th: {arrows} and Enter." if count > len(PICK_KEYS) else ""
+    shift = f" (Shift+1{dots}0)" if default_keys else ""
+    return [f"{keys}{shift}.{past}", f"{keys}.{past}"]
 
 
 class HandView(Widget):
@@ -102,19 +124,37 @@ class HandView(Widget):
 
     def text_lines(self) -> list[str]:
         """What is on screen, as plain text (for tests and screen readers)."""
-        return self.render_text().plain.splitlines()
+        width = self.content_size.width or 78
+        return [line.plain for line in self._wrapped(width)]
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
-        return max(1, len(self.render_text(width).plain.splitlines()))
+        return max(1, len(self._wrapped(width)))
+
+    def line_count(self) -> int:
+        """How many lines the hand takes at its width now."""
+        return max(1, len(self._wrapped(self.content_size.width or 78)))
+
+    def _wrapped(self, width: int) -> Any:
+        """The lines as drawn in ``width`` columns: a notice too long for one line wraps,
+        and the height counts every line of it (none is cut off at the box's bottom)."""
+        return self.render_text(width).wrap(self.app.console, width, overflow="fold")
 
     def render(self) -> Text:
         return self.render_text(self.content_size.width or 78)
+
+    def pick_labels(self) -> list[str]:
+        """The keys shown under the cards: the pick bindings' keys, as remapped."""
+        try:
+            return pick_keys(self.app)
+        except RuntimeError:  # not in an app (Textual's NoActiveAppError): the default keys
+            return list(PICK_KEYS)
 
     def render_text(self, width: int = 78) -> Text:
         if not self.cards:
             return Text(self.message or "No cards.", style="italic")
         style = self.card_style
         ascii_only = style.ascii_only
+        keys = self.pick_labels()
         rows: list[tuple[Text, Text]] = []
         top, bottom = Text(), Text()
         for i, card in enumerate(self.cards):
@@ -136,7 +176,7 @@ class HandView(Widget):
                 chip.stylize(Style(underline=True))
             top.append_text(chip)
             top.append(right, style=Style(bold=True) + click)
-            key = PICK_KEYS[i] if i < len(PICK_KEYS) else " "
+            key = keys[i][: chip_width + 2] if i < len(keys) else " "
             mark = key if playable else ("·" if not ascii_only else ".")
             if i in self.selected:
                 mark = "^" if ascii_only else "▲"
@@ -151,11 +191,9 @@ class HandView(Widget):
             out.append("\n")
             out.append_text(b)
         if self.playable and len(self.cards) > len(NUMBER_KEYS):
-            hint = BEYOND_KEYS
-            if len(self.cards) > len(PICK_KEYS):
-                hint += " " + BEYOND_ALL
-            if ascii_only:
-                hint = hint.replace("←/→", "the arrows")
+            hints = beyond_hints(len(self.cards), ascii_only, keys == list(PICK_KEYS))
+            # the first wording that fits on one line; else the shortest, wrapped
+            hint = next((h for h in hints if len(h) <= width), hints[-1])
             out.append("\n" + hint, style=Style(dim=True))
         if self.message:
             out.append("\n")

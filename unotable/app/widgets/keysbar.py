@@ -50,7 +50,7 @@ class KeysBar(Static):
         text = Text(" ") + text if text else text
         if text.plain != self._shown:
             self._shown = text.plain
-            self.update(text)
+            self.update(text, layout=False)  # one line, always: no layout of the screen
 
     def words(self) -> str:
         return self._shown

@@ -30,7 +30,8 @@ class SeatsPanel(Static):
         game: GamePresentation,
     ) -> None:
         width = self.content_size.width or 38
-        self.update(render_seats(view, names, kinds, turn, viewer, game, width))
+        # a fixed box: its size never follows its text, so no layout of the whole screen
+        self.update(render_seats(view, names, kinds, turn, viewer, game, width), layout=False)
         self.border_title = seats_title(game.direction(view), game.ascii_only)
 
 

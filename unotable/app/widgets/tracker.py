@@ -36,6 +36,7 @@ class TrackerPanel(VerticalScroll, can_focus=False):
         self.events: list[Event] = []  # the viewer's log of the match, from its start
         self.viewer: int | str | None = "unset"
         self.counts: Track | None = None
+        self._body: Text | None = None  # what the body shows
 
     def compose(self) -> ComposeResult:
         yield Static("", id="tracker-body")
@@ -60,7 +61,9 @@ class TrackerPanel(VerticalScroll, can_focus=False):
             body = render_uno(self.counts, seats, cards)
         else:
             body = render_hearts(self.counts, seats, cards)
-        self.query_one("#tracker-body", Static).update(body)
+        if body != self._body:  # most moves change nothing the tracker counts
+            self._body = body
+            self.query_one("#tracker-body", Static).update(body)
 
 
 def _seat_list(seats: Seats, items: Sequence[tuple[int, str]]) -> str:

@@ -46,7 +46,37 @@ OPTIONS = (
         "Allow a Wild Draw Four while holding the colour on the pile; "
         "the next player may challenge it.",
     ),
+    # House rules (RULES.md §4): not in the rulebook, all off by default
+    OptionSpec(
+        "stack",
+        "Stacking",
+        "choice",
+        "off",
+        "Answer a Draw Two or Wild Draw Four with another and pass the growing draw on. "
+        "same: Draw Two on Draw Two, Wild Draw Four on Wild Draw Four. "
+        "any: a Wild Draw Four on a Draw Two too.",
+        choices=("off", "same", "any"),
+        group="house",
+    ),
+    OptionSpec(
+        "seven_o",
+        "Seven-O",
+        "bool",
+        False,
+        "Play a 7 and swap hands with a player you choose; "
+        "play a 0 and every hand passes to the next player.",
+        group="house",
+    ),
+    OptionSpec(
+        "draw_to_match",
+        "Draw to match",
+        "bool",
+        False,
+        "When you draw on your turn, keep drawing until you draw a card you can play.",
+        group="house",
+    ),
 )
+HOUSE_RULES = tuple(o.name for o in OPTIONS if o.group == "house")
 
 
 def _facts(deck: tuple[UnoCard, ...]) -> GameFacts:
@@ -91,6 +121,7 @@ SPECS: dict[str, GameSpec] = {
 __all__ = [
     "ALL_CARDS",
     "CLASSIC_DECK",
+    "HOUSE_RULES",
     "MINECRAFT_DECK",
     "OPTIONS",
     "SPECS",

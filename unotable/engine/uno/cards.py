@@ -241,6 +241,7 @@ ACCEPT: Final = Action("accept")
 UNO_CALL: Final = Action("uno")
 COLOR_CHOICES: Final = tuple(Action("color", choice=c) for c in COLORS)
 CATCH: Final = tuple(Action("catch", target=s) for s in range(16))
+SWAP: Final = tuple(Action("swap", target=s) for s in range(16))  # Seven-O (RULES §4.2)
 
 
 def _match_table() -> tuple[tuple[tuple[bool, ...], ...], ...]:

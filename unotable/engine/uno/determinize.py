@@ -1,4 +1,10 @@
-"""Sample a full match consistent with what one seat knows (for search players)."""
+"""Sample a full match consistent with what one seat knows (for search players).
+
+What a seat knows of the others' hands is ``view.known``: the cards a challenge showed
+it, the Creepers revealed to all, and with Seven-O (RULES §4.2) the whole hand it gave
+away and whatever it knew of a hand that moved; every such card is dealt to the seat now
+holding it. The rest of each hand is unseen and dealt at random.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +14,7 @@ from collections.abc import Mapping
 from operator import attrgetter
 
 from ..core import GameSpec, Match
-from .cards import COLOR_INDEX, CREEPER_CARD, UnoCard
+from .cards import COLOR_INDEX, CREEPER_CARD, MATCH, WD4, UnoCard
 from .match import PENDING_CHALLENGE, PENDING_DRAWN, UnoMatch
 from .view import UnoView
 
@@ -47,6 +53,10 @@ def determinize(
     match.exposed = view.exposed
     match.passes = view.passes
     match.revealed = list(view.revealed)
+    match.draw_count = view.pending_draw
+    if view.pending_draw and len(view.discard) > 1 and view.current is not None:
+        match.draw_by = (view.current - view.direction) % view.players
+    match.hand_moves = list(view.hand_moves)
 
     pool = Counter(cls.DECK)
     pool.subtract(view.hand)
@@ -64,7 +74,7 @@ def determinize(
         creepers = [c for c in hands[seat] if c is CREEPER_CARD]
         match.public_known[seat] = creepers[: view.revealed[seat]]
         if len(hands[seat]) > len(match.public_known[seat]):
-            match.private_known[(me, seat)] = list(hands[seat])
+            match.private_known[seat][me] = list(hands[seat])
     unseen = list(pool.elements())
     rng.shuffle(unseen)
 
@@ -73,8 +83,17 @@ def determinize(
         if current == me:
             match.drawn = view.drawn
         elif unseen:
-            # the card the current seat just drew: any unseen card (shuffled above)
-            card = unseen.pop()
+            # the card the current seat just drew: any unseen card (shuffled above); one
+            # it may play if it drew to match (H-3: the run stops at a playable card)
+            at = len(unseen) - 1
+            if match.draw_to_match:
+                top, colour = view.discard[-1].index, match.color
+                for i in range(len(unseen) - 1, -1, -1):
+                    card = unseen[i]
+                    if MATCH[top][colour][card.index] and (card is not WD4 or match.bluff_allowed):
+                        at = i
+                        break
+            card = unseen.pop(at)
             match.drawn = card
             hands[current].append(card)
 

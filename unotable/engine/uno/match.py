@@ -1,4 +1,5 @@
-"""The UNO match: RULES.md §3, classic and Minecraft (the Creeper, §3.10)."""
+"""The UNO match: RULES.md §3, classic and Minecraft (the Creeper, §3.10), and the house
+rules of §4 (stacking H-1, Seven-O H-2, draw to match H-3), each off unless chosen."""
 
 from __future__ import annotations
 
@@ -43,6 +44,7 @@ from .cards import (
     PLAYS_UNO,
     REVERSE,
     SKIP,
+    SWAP,
     TURN_PLAYS,
     UNO_CALL,
     WD4,
@@ -56,6 +58,9 @@ HAND_SIZE = 7
 PENDING_COLOR = "color"
 PENDING_DRAWN = "drawn"
 PENDING_CHALLENGE = "challenge"
+PENDING_STACK = "stack"  # H-1: a Draw Two or Wild Draw Four aimed at the current seat
+PENDING_SWAP = "swap"  # H-2: the current seat played a 7 and chooses whom to swap with
+STACK_MODES: Mapping[str, int] = MappingProxyType({"off": 0, "same": 1, "any": 2})
 _CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({"play": COLORS, "color": COLORS})
 _WORD_TO_COLOR = {name: letter for letter, name in COLOR_NAMES.items()}
 _SINGLE_SEATS = tuple((s,) for s in range(16))
@@ -70,6 +75,9 @@ _TURN_PLAYS, _TURN_PLAYS_TWO = TURN_PLAYS  # without and with the UNO calls (two
 _PLAY_EVENTS: list[list[Event | None]] = [[None] * (len(_ALL_CARDS) * 10) for _ in range(16)]
 _DRAW_EVENTS: list[list[Event | None]] = [[None] * len(_ALL_CARDS) for _ in range(16)]
 _ONLY: tuple[frozenset[int], ...] = tuple(frozenset({s}) for s in range(16))
+_FROM = tuple(MappingProxyType({"from": s}) for s in range(16))  # a received hand's giver
+_TARGETS = tuple(MappingProxyType({"target": s}) for s in range(16))  # a swap's other seat
+_DIRECTIONS = {step: MappingProxyType({"direction": step}) for step in (1, -1)}
 _TURN_DRAW = MappingProxyType({"reason": "turn"})
 
 
@@ -114,9 +122,13 @@ class UnoMatch(Match):
         "dealer",
         "direction",
         "discard",
+        "draw_by",
+        "draw_count",
         "draw_pile",
+        "draw_to_match",
         "drawn",
         "exposed",
+        "hand_moves",
         "hands",
         "out_of_play",
         "passes",
@@ -125,6 +137,8 @@ class UnoMatch(Match):
         "public_known",
         "revealed",
         "running_scores",
+        "seven_o",
+        "stack_mode",
         "target",
         "wd4_color",
         "wd4_guilty",
@@ -160,6 +174,13 @@ class UnoMatch(Match):
         self.bluff_allowed: bool = bool(self.options["wd4_bluff"])
         self.running_scores: bool = self.options["scoring"] == "running"
         self.target: int = int(self.options["target"])
+        # house rules (§4); a match saved before they existed has none of them
+        self.stack_mode: int = STACK_MODES[self.options.get("stack", "off")]  # 0 off, 1, 2
+        self.seven_o: bool = bool(self.options.get("seven_o", False))
+        self.draw_to_match: bool = bool(self.options.get("draw_to_match", False))
+        self.draw_count = 0  # the pending draw (H-1; 4 while a challenge is pending): cards
+        self.draw_by: int | None = None  # who played the card that made the pending draw
+        self.hand_moves: list[tuple[int, ...]] = []  # H-2: per swap or pass, each hand's new seat
         self.dealer = 0
         self.hands: list[list[UnoCard]] = [[] for _ in range(n)]
         self.draw_pile: list[UnoCard] = []  # the top card is last
@@ -178,7 +199,9 @@ class UnoMatch(Match):
         self.revealed = [0] * n
         self.public_known: list[list[UnoCard]] = [[] for _ in range(n)]
         # (observer, holder) -> cards the observer saw in the holder's hand (challenges)
-        self.private_known: dict[tuple[int, int], list[UnoCard]] = {}
+        # per holder: observer -> the cards the observer knows the holder still holds (a
+        # challenge showed them; with Seven-O, the hand the observer gave, or one that moved)
+        self.private_known: list[dict[int, list[UnoCard]]] = [{} for _ in range(n)]
         self.out_of_play: list[UnoCard] = []  # cards an explicit deal left out
 
     @property
@@ -250,9 +273,12 @@ class UnoMatch(Match):
         self.passes = 0
         self.wd4_player = None
         self.wd4_hand = ()
+        self.draw_count = 0
+        self.draw_by = None
+        self.hand_moves = []
         self.revealed = [0] * n
         self.public_known = [[] for _ in range(n)]
-        self.private_known = {}
+        self.private_known = [{} for _ in range(n)]
         self.out_of_play = []
 
     def _start_hand(self, events: list[Event]) -> None:
@@ -359,6 +385,9 @@ class UnoMatch(Match):
             events.append(make_event("reverse", None, data={"direction": -1}))
             self.current = self.dealer
         elif effect == DRAW_TWO:
+            if self.stack_mode:  # H-1: a pending draw the left player answers
+                self._pending_draw(None, left, 2, events)
+                return
             self._penalty(left, 2, "draw_two", events)
             events.append(_SKIP_EVENTS[left])
             self.current = (left + 1) % n
@@ -483,7 +512,14 @@ class UnoMatch(Match):
                         acts += PLAYS_UNO[drawn.index]
                 acts.append(KEEP)
             elif pending == PENDING_CHALLENGE:
+                if self.stack_mode:
+                    acts += self._stack_plays(seat)
                 acts += (CHALLENGE, ACCEPT)
+            elif pending == PENDING_STACK:
+                acts += self._stack_plays(seat)
+                acts.append(ACCEPT)
+            elif pending == PENDING_SWAP:
+                acts += [SWAP[other] for other in range(self.players) if other != seat]
             else:
                 acts += COLOR_CHOICES
         elif self.winners:
@@ -492,6 +528,64 @@ class UnoMatch(Match):
         if exposed is not None and 0 <= seat < self.players:
             acts.append(UNO_CALL if seat == exposed else CATCH[exposed])
         return acts
+
+    def _stack_plays(self, seat: int) -> list[Action]:
+        """H-1: the victim's stacking plays on the pending Draw Two or Wild Draw Four."""
+        acts: list[Action] = []
+        hand = self.hands[seat]
+        on_wd4 = self.discard[-1] is WD4
+        two = len(hand) == 2
+        previous = None
+        for card in hand:
+            if card is previous:
+                continue
+            previous = card
+            if card is WD4:
+                ok = on_wd4 or self.stack_mode == 2
+            else:
+                ok = card.effect == DRAW_TWO and not on_wd4
+            if ok:
+                acts += PLAYS[card.index]
+                if two:
+                    acts += PLAYS_UNO[card.index]
+        return acts
+
+    def _stack_refusal(self, card: UnoCard) -> str | None:
+        """Why ``card`` may not be stacked on the pending draw now (None: it may)."""
+        on_wd4 = self.discard[-1] is WD4
+        if card is WD4 and (on_wd4 or self.stack_mode == 2):
+            return None
+        if card.effect == DRAW_TWO and not on_wd4:
+            return None
+        accept = f"or accept the {self.draw_count} cards"
+        if on_wd4:
+            if card.effect == DRAW_TWO:
+                return f"a Draw Two never goes on a Wild Draw Four: stack a Wild Draw Four {accept}"
+            return f"you can only stack a Wild Draw Four here, {accept}"
+        if card is WD4:
+            return (
+                "stacking is same-card only at this table: a Wild Draw Four does not go on "
+                f"a Draw Two; stack a Draw Two {accept}"
+            )
+        if self.stack_mode == 2:
+            return f"you can only stack a Draw Two or a Wild Draw Four here, {accept}"
+        return f"you can only stack a Draw Two here, {accept}"
+
+    def _answer_words(self) -> str:
+        """What the victim of a pending draw may do, in words."""
+        count = self.draw_count
+        top = self.discard[-1]
+        if self.pending == PENDING_CHALLENGE:
+            stack = ", stack a Wild Draw Four" if self.stack_mode else ""
+            return (
+                f"a Wild Draw Four was played on you: challenge it{stack} "
+                f"or accept the {count} cards"
+            )
+        if top is WD4:
+            cards = "a Wild Draw Four"
+        else:
+            cards = "a Draw Two or a Wild Draw Four" if self.stack_mode == 2 else "a Draw Two"
+        return f"{count} cards are aimed at you: stack {cards}, or accept them"
 
     def _holds_color(self, hand: list[UnoCard]) -> bool:
         color = self.color
@@ -528,6 +622,8 @@ class UnoMatch(Match):
         kind = action.kind
         if kind == "play":
             return self._play(seat, action)
+        if kind == "swap":
+            return self._swap(seat, action)
         if kind == "draw":
             return self._draw(seat)
         if kind == "uno":
@@ -537,6 +633,13 @@ class UnoMatch(Match):
         if kind == "keep":
             return self._keep(seat)
         if kind in ("challenge", "accept"):
+            if self.pending == PENDING_STACK and seat == self.current:
+                if kind == "accept":
+                    return self._accept_draw(seat)
+                what = "a stacked Wild Draw Four" if self.discard[-1] is WD4 else "a Draw Two"
+                raise IllegalAction(f"{what} cannot be challenged; " + self._answer_words())
+            if kind == "accept" and self.stack_mode and seat == self.current and not self.pending:
+                raise IllegalAction("there is nothing to accept: no draw is aimed at you")
             return self._answer(seat, kind == "challenge")
         if kind == "color":
             return self._choose_color(seat, action)
@@ -554,7 +657,13 @@ class UnoMatch(Match):
         if current == pending:
             return
         if current == PENDING_CHALLENGE:
+            if self.stack_mode:
+                raise IllegalAction(self._answer_words())
             raise IllegalAction("a Wild Draw Four was played on you: challenge or accept it")
+        if current == PENDING_STACK:
+            raise IllegalAction(self._answer_words())
+        if current == PENDING_SWAP:
+            raise IllegalAction("choose a player to swap hands with first (swap:N)")
         if current == PENDING_COLOR:
             top = self.discard[-1].name
             raise IllegalAction(f"first choose the colour of the {top} on the pile (color:R)")
@@ -564,6 +673,10 @@ class UnoMatch(Match):
             raise IllegalAction("you have not drawn a card this turn")
         if pending == PENDING_CHALLENGE:
             raise IllegalAction("there is no Wild Draw Four to answer")
+        if pending == PENDING_SWAP:
+            if not self.seven_o:
+                raise IllegalAction("there is no swapping hands at this table (Seven-O is off)")
+            raise IllegalAction("you may swap hands only right after playing a 7")
         raise IllegalAction(
             "there is no colour to choose now: a wild names its colour as you play it (W>G)"
         )
@@ -574,10 +687,14 @@ class UnoMatch(Match):
         if card.__class__ is not UnoCard or (card is CREEPER_CARD and card not in self.CARDS):
             raise IllegalAction(f"{card!s} is not a card of {self.spec.name}")
         turn = self.current
+        stacked = 0  # H-1: the pending draw this play stacks on
         if seat != turn or self.pending is not None:
-            if self.pending == PENDING_DRAWN and seat == turn:
+            pending = self.pending
+            if pending == PENDING_DRAWN and seat == turn:
                 if card is not self.drawn:
                     raise IllegalAction("you drew this turn: you may only play the drawn card")
+            elif seat == turn and self.stack_mode and pending in (PENDING_STACK, PENDING_CHALLENGE):
+                stacked = self.draw_count
             else:
                 self._check_turn(seat, None)
         hand = self.hands[seat]
@@ -585,6 +702,10 @@ class UnoMatch(Match):
             position = hand.index(card)
         except ValueError:
             raise IllegalAction(f"you do not hold {card}") from None
+        if stacked:
+            refusal = self._stack_refusal(card)
+            if refusal is not None:
+                raise IllegalAction(refusal)
         top = self.discard[-1]
         color = self.color
         if not MATCH[top.index][color][card.index]:
@@ -598,7 +719,7 @@ class UnoMatch(Match):
                 raise IllegalAction(f"say which colour the {card.name} makes: {card}>R, {card}>G")
         elif choice is not None:
             raise IllegalAction(f"only a wild card names a colour: play {card}, not {action}")
-        if card is WD4 and not self.bluff_allowed and self._holds_color(hand):
+        if card is WD4 and not self.bluff_allowed and not stacked and self._holds_color(hand):
             raise IllegalAction(
                 f"Wild Draw Four is a bluff here: you hold a {COLOR_NAMES[COLORS[color]]} card"
             )
@@ -613,7 +734,11 @@ class UnoMatch(Match):
         self.passes = 0
         del hand[position]
         self.discard.append(card)
-        if self.public_known[seat] or self.private_known:
+        if stacked:  # the pending draw grows and moves on; no challenge is left to answer
+            self.draw_count = 0
+            self.wd4_player = None
+            self.wd4_hand = ()
+        if self.public_known[seat] or self.private_known[seat]:
             self._forget(seat, card)
         if choice is None:  # not a wild (checked above)
             new_color = card.color_index
@@ -635,18 +760,23 @@ class UnoMatch(Match):
             if effect == DRAW_TWO or card is WD4:
                 self._penalty(
                     (seat + step) % n,
-                    2 if effect == DRAW_TWO else 4,
-                    "draw_two" if effect == DRAW_TWO else "wild_draw_four",
+                    (2 if effect == DRAW_TWO else 4) + stacked,
+                    "stack" if stacked else "draw_two" if effect == DRAW_TWO else "wild_draw_four",
                     events,
                 )
             self._end_hand(seat, False, events)
             return events
         if uno:
             events.append(_UNO_EVENTS[seat])
-        elif len(hand) == 1:
-            self.exposed = seat
+        elif len(hand) == 1 and not (effect == 0 and card.points == 0 and self.seven_o):
+            self.exposed = seat  # (a Seven-O 0 passes the hands on at once: nobody is exposed)
             events.append(_EXPOSED_EVENTS[seat])
         if effect == 0 or (card.is_wild and card is not WD4):
+            if effect == 0 and self.seven_o and (card.points == 7 or card.points == 0):
+                if card.points == 7:  # H-2: the same turn goes on with the choice of a seat
+                    self.pending = PENDING_SWAP
+                    return events
+                self._pass_hands(seat, events)
             self.current = (seat + step) % n
         elif effect == SKIP:
             victim = (seat + step) % n
@@ -658,18 +788,29 @@ class UnoMatch(Match):
             self.current = (seat + (2 * step if n == 2 else step)) % n
         elif effect == DRAW_TWO:
             victim = (seat + step) % n
+            if self.stack_mode:  # H-1: pending until the victim answers
+                self._pending_draw(seat, victim, stacked + 2, events)
+                return events
             self._penalty(victim, 2, "draw_two", events)
             events.append(_SKIP_EVENTS[victim])
             self.current = (victim + step) % n
         else:  # Wild Draw Four
             victim = (seat + step) % n
-            if self.bluff_allowed:
+            if stacked:  # H-1: a stacked Wild Draw Four is never challenged
+                self._pending_draw(seat, victim, stacked + 4, events)
+            elif self.bluff_allowed:
                 self.wd4_player = seat
                 self.wd4_color = color
                 self.wd4_guilty = any(c.color_index == color for c in hand)
                 self.wd4_hand = tuple(hand)
                 self.pending = PENDING_CHALLENGE
                 self.current = victim
+                self.draw_count = 4
+                self.draw_by = seat
+                if self.stack_mode:
+                    events.append(self._pending_event(seat, victim, 4))
+            elif self.stack_mode:
+                self._pending_draw(seat, victim, 4, events)
             else:
                 self._penalty(victim, 4, "wild_draw_four", events)
                 events.append(_SKIP_EVENTS[victim])
@@ -681,11 +822,15 @@ class UnoMatch(Match):
         known = self.public_known[seat]
         if card in known:
             known.remove(card)
-        for key, cards in list(self.private_known.items()):
-            if key[1] == seat and card in cards:
-                cards.remove(card)
-                if not cards:
-                    del self.private_known[key]
+        private = self.private_known[seat]
+        emptied = False
+        for seen in private.values():
+            if card in seen:
+                seen.remove(card)
+                emptied = emptied or not seen
+        if emptied:
+            for observer in [o for o, seen in private.items() if not seen]:
+                del private[observer]
 
     def _draw(self, seat: int) -> list[Event]:
         if seat != self.current or self.pending is not None:
@@ -694,6 +839,8 @@ class UnoMatch(Match):
             if self._can_play(seat):
                 raise IllegalAction("there is nothing to draw: play a matching card")
             raise IllegalAction("there is nothing to draw: pass")
+        if self.draw_to_match:
+            return self._draw_to_match(seat)
         events: list[Event] = []
         self.exposed = None
         hand = self.hands[seat]
@@ -715,6 +862,45 @@ class UnoMatch(Match):
             card = self._take(seat, 1, "turn", events)[0]
         # Always a decision, even when the card cannot be played: ending the turn at once
         # would tell everyone whether the drawn card was playable.
+        self.pending = PENDING_DRAWN
+        self.drawn = card
+        return events
+
+    def _draw_to_match(self, seat: int) -> list[Event]:
+        """H-3: one action drawing card after card until one may be played (or none is
+        left). The cards are the drawer's alone; ``draw_to_match`` tells everyone how many."""
+        events: list[Event] = []
+        self.exposed = None
+        hand = self.hands[seat]
+        chunk: list[UnoCard] = []
+        data = _reason("match")
+        drawn = 0
+        card: UnoCard | None = None
+        bonus_before = len(hand)
+        matches = MATCH[self.discard[-1].index][self.color]  # (a reshuffle keeps the top)
+        while True:
+            if not self.draw_pile:
+                self._flush(seat, chunk, data, events)
+                if not self._reshuffle(events):
+                    break  # nothing left: the last card drawn can only be kept
+            card = self.draw_pile.pop()
+            drawn += 1
+            insort(hand, card, key=_card_index)
+            chunk.append(card)
+            if card is CREEPER_CARD:  # playable: it ends the run (its bonus cards are not checked)
+                self._flush(seat, chunk, data, events)
+                self._creeper(seat, events)
+                break
+            if matches[card.index] and (
+                card is not WD4 or self.bluff_allowed or not self._holds_color(hand)
+            ):
+                break
+        self._flush(seat, chunk, data, events)
+        self.passes = 0
+        bonus = len(hand) - bonus_before - drawn
+        events.append(
+            make_event("draw_to_match", seat, count=drawn, data=MappingProxyType({"bonus": bonus}))
+        )
         self.pending = PENDING_DRAWN
         self.drawn = card
         return events
@@ -770,7 +956,7 @@ class UnoMatch(Match):
             )
             shown = self.wd4_hand
             events.append(make_event("reveal", offender, shown, len(shown), {}, _ONLY[seat]))
-            self.private_known[(seat, offender)] = list(shown)
+            self.private_known[offender][seat] = list(shown)
             if guilty:
                 self._penalty(offender, 4, "challenge", events)
                 self.current = seat
@@ -780,7 +966,92 @@ class UnoMatch(Match):
                 self.current = (seat + step) % n
         self.wd4_player = None
         self.wd4_hand = ()
+        self.draw_count = 0
+        self.draw_by = None
         return events
+
+    # -- house rules: stacking (H-1) and Seven-O (H-2) -------------------------------------
+
+    def _pending_event(self, by: int | None, victim: int, count: int) -> Event:
+        return make_event("pending_draw", victim, count=count, data=MappingProxyType({"by": by}))
+
+    def _pending_draw(self, by: int | None, victim: int, count: int, events: list[Event]) -> None:
+        """H-1: ``count`` cards aimed at ``victim``, who must accept or stack."""
+        self.pending = PENDING_STACK
+        self.draw_count = count
+        self.draw_by = by
+        self.current = victim
+        events.append(self._pending_event(by, victim, count))
+
+    def _accept_draw(self, seat: int) -> list[Event]:
+        """H-1: the victim draws the whole pending count and is skipped."""
+        count = self.draw_count
+        top = self.discard[-1]
+        events = [make_event("accept", seat, count=count, data={"target": self.draw_by})]
+        self.exposed = None
+        self.pending = None
+        self.draw_count = 0
+        self.draw_by = None
+        if top is WD4:
+            reason = "wild_draw_four" if count == 4 else "stack"
+        else:
+            reason = "draw_two" if count == 2 else "stack"
+        self._penalty(seat, count, reason, events)
+        events.append(_SKIP_EVENTS[seat])
+        self.current = (seat + self.direction) % self.players
+        return events
+
+    def _swap(self, seat: int, action: Action) -> list[Event]:
+        """H-2: after a 7, swap hands with the chosen seat."""
+        self._check_turn(seat, PENDING_SWAP)
+        target = action.target
+        n = self.players
+        if target is None or not 0 <= target < n:
+            raise IllegalAction(f"there is no seat {target} at this table of {n}")
+        if target == seat:
+            raise IllegalAction("you cannot swap hands with yourself: choose another player")
+        events = [make_event("swap", seat, data=_TARGETS[target])]
+        dest = list(range(n))
+        dest[seat], dest[target] = target, seat
+        self._move_hands(dest, events)
+        self.pending = None
+        self.current = (seat + self.direction) % n
+        return events
+
+    def _pass_hands(self, seat: int, events: list[Event]) -> None:
+        """H-2: after a 0, every hand goes to the next seat in the direction of play."""
+        n = self.players
+        step = self.direction
+        events.append(make_event("pass_hands", seat, data=_DIRECTIONS[step]))
+        self._move_hands([(s + step) % n for s in range(n)], events)
+
+    def _move_hands(self, dest: list[int], events: list[Event]) -> None:
+        """Seat s's hand goes to seat dest[s]; what anyone knew of a hand goes with it, and
+        each giver knows the whole hand it gave (§4.2). Nobody is exposed afterwards."""
+        old = self.hands
+        hands = old[:]
+        known = self.public_known
+        public = known[:]
+        seen = self.private_known
+        private = seen[:]
+        for s, receiver in enumerate(dest):
+            if receiver != s:
+                hand = old[s]
+                hands[receiver] = hand
+                public[receiver] = known[s]
+                seen_by = seen[s]  # observer -> what it knows of this hand: it moves along
+                seen_by.pop(receiver, None)  # (nobody "knows" its own cards)
+                seen_by[s] = hand[:]  # the giver knows what it gave
+                private[receiver] = seen_by
+                given = tuple(hand)
+                events.append(
+                    make_event("received", receiver, given, len(given), _FROM[s], _ONLY[receiver])
+                )
+        self.hands = hands
+        self.public_known = public
+        self.private_known = private
+        self.hand_moves.append(tuple(dest))
+        self.exposed = None
 
     def _choose_color(self, seat: int, action: Action) -> list[Event]:
         self._check_turn(seat, PENDING_COLOR)
@@ -864,6 +1135,7 @@ class UnoMatch(Match):
         self.exposed = None
         self.pending = None
         self.drawn = None
+        self.draw_count = 0
         if max(totals) >= self.target:
             if self.running_scores:
                 low = min(totals)
@@ -894,7 +1166,7 @@ class UnoMatch(Match):
         known: list[tuple[UnoCard, ...]] = []
         for holder in range(n):
             public = self.public_known[holder]  # revealed Creepers still held: everyone's
-            private = None if seat is None else self.private_known.get((seat, holder))
+            private = None if seat is None else self.private_known[holder].get(seat)
             if holder == seat or not private:
                 known.append(tuple(public))
             else:
@@ -930,6 +1202,9 @@ class UnoMatch(Match):
             challenge_color=(COLORS[self.wd4_color] if self.pending == PENDING_CHALLENGE else None),
             passes=self.passes,
             last_hand=self.last_hand,
+            pending_draw=self.draw_count,
+            pending_draw_target=self.current if self.draw_count else None,
+            hand_moves=tuple(self.hand_moves),
         )
 
     def _own_rng(self) -> random.Random:
@@ -959,6 +1234,12 @@ class UnoMatch(Match):
         twin.wd4_color = self.wd4_color
         twin.wd4_guilty = self.wd4_guilty
         twin.wd4_hand = self.wd4_hand
+        twin.stack_mode = self.stack_mode
+        twin.seven_o = self.seven_o
+        twin.draw_to_match = self.draw_to_match
+        twin.draw_count = self.draw_count
+        twin.draw_by = self.draw_by
+        twin.hand_moves = list(self.hand_moves)
         # copying a Random costs more than the rest of a clone, and most playouts never
         # draw from it: both share it until either draws (copy on use, _own_rng)
         self._rng_shared = twin._rng_shared = True
@@ -971,7 +1252,9 @@ class UnoMatch(Match):
         twin.discard = list(self.discard)
         twin.revealed = list(self.revealed)
         twin.public_known = [list(k) for k in self.public_known]
-        twin.private_known = {k: list(v) for k, v in self.private_known.items()}
+        twin.private_known = [
+            {o: v[:] for o, v in seen.items()} if seen else {} for seen in self.private_known
+        ]
         twin.out_of_play = list(self.out_of_play)
         return twin
 
@@ -1005,7 +1288,16 @@ class UnoMatch(Match):
             len(self.log),
             tuple(self.revealed),
             tuple(tuple(k) for k in self.public_known),
-            tuple(sorted((k, tuple(v)) for k, v in self.private_known.items())),
+            tuple(
+                sorted(
+                    ((o, h), tuple(v))
+                    for h, seen in enumerate(self.private_known)
+                    for o, v in seen.items()
+                )
+            ),
+            self.draw_count,
+            self.draw_by,
+            tuple(self.hand_moves),
             self.rng.getstate(),
         )
 

@@ -16,7 +16,9 @@ class UnoView(View):
 
     ``pending`` is what the current seat must answer: ``None`` (an ordinary turn),
     ``"color"`` (the Wild turned up as first discard), ``"drawn"`` (play or keep the
-    card just drawn) or ``"challenge"`` (a Wild Draw Four was played on them).
+    card just drawn), ``"challenge"`` (a Wild Draw Four was played on them), and with
+    the house rules (RULES §4) ``"stack"`` (a pending draw: accept it or stack on it)
+    or ``"swap"`` (they played a 7: choose whom to swap hands with).
     """
 
     hand: tuple[UnoCard, ...]  # this seat's cards (the game's own class)
@@ -34,3 +36,10 @@ class UnoView(View):
     challenge_color: str | None  # while a challenge is pending: the colour the WD4 went on
     passes: int  # consecutive turns passed with nothing to draw (§3.8)
     last_hand: HandResult | None
+    # the pending draw (H-1, and a Wild Draw Four awaiting its challenge): how many cards
+    # its target draws on accepting (0: none pending), and that seat (None: none)
+    pending_draw: int = 0
+    pending_draw_target: int | None = None
+    # H-2: each swap or pass of hands this hand, in order, as the seat each seat's hand
+    # went to (``moves[k][s]``: the new holder of the hand seat s held)
+    hand_moves: tuple[tuple[int, ...], ...] = ()

@@ -1,0 +1,1045 @@
+"""Capacity of a served table: real SSH players on ptys, seated 4 to a table.
+
+Starts ``unotable serve ssh`` on 127.0.0.1 (a free port, a temporary data dir, open
+logins) and connects N real SSH clients (asyncssh) with ptys, each reading its screen with
+a terminal emulator (pyte). Players sit 4 to a shared table: the first of each table makes
+it from its lobby (J, N, Enter, as a player would), the others find it in the Shared tables
+list and sit down. Every player acts only on its own turn, after 1 to 2 s of thinking
+(seeded): the number under a playable card, D when none, the first choice of a dialog,
+U when the game asks for an UNO call, Enter on the scoreboard between hands.
+
+Measured, for the given number of seconds once everyone is seated:
+
+- login: connecting until the lobby is on the player's screen;
+- own key -> own screen: a key sent until the player's screen changes (its effect);
+- -> others' screens: the same key until each other player at that table sees a change;
+- memory per session: RSS and PSS (``/proc/<pid>/smaps_rollup``) of the whole server
+  process tree, divided by the number of sessions;
+- server CPU: the whole tree's CPU time over the run, in % of one core;
+- lost updates (another player's screen never showed a key's effect within 5 s, though
+  the key was taken) and errors (a session that ended, an error on screen, a failed login
+  or join, a key its own screen never answered);
+- the load average at the start and at the end (the figures mean little on a busy machine).
+
+``--local`` measures the app without a server: ``python -m unotable`` on a local pty, an
+8-seat UNO match (one human, seven computers), key -> the next screen update that shows the
+key's effect.
+
+Run (from the checkout):
+
+    .venv/bin/python bench/capacity.py --players 4 --seconds 60
+    .venv/bin/python bench/capacity.py --players 32 --seconds 60 --json
+    .venv/bin/python bench/capacity.py --local --seconds 60
+
+The clients run in this one process and use CPU too (reported): on a small machine they
+compete with the server, so give the big sizes an otherwise idle machine. The exit status
+is 1 when there were errors. ``CAPACITY_DEBUG=1`` prints each key, each update slower than
+0.5 s with the screen that showed it, and every screen when nobody has pressed a key for
+6 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import fcntl
+import json
+import math
+import os
+import random
+import re
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+SEATS_PER_TABLE = 4
+UPDATE_TIMEOUT = 5.0  # a screen that shows nothing of a key this long: lost
+SETUP_TIMEOUT = 60.0  # to log in, create or join a table and see the first deal
+DEBUG = bool(os.environ.get("CAPACITY_DEBUG"))  # each key on stderr, and stalls
+LAST_KEY = [0.0]  # when the last key was sent, by anyone
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+# What the screens say (the app's own words; a change there shows up as errors, not hangs)
+LOBBY = "Shared tables"  # the lobby's key to the list
+LIST_TITLE = "Shared tables on this server"
+SEAT_PLAN = "Who sits where?"
+WAITING = "Waiting for players to sit down"
+AT_TABLE = "Your hand"
+DIALOG = "Enter or a number to choose"
+UNO_CALL = "press U to call UNO"
+ERROR_WORDS = ("unexpected error", "Not possible:", "did not answer", "not available")
+
+# Colours (SGR) set only a cell's attributes: dropped unread, so pyte parses the rest faster
+SGR = re.compile(rb"\x1b\[[0-9;:]*m")
+CUT = re.compile(rb"\x1b(\[[0-9;:]*)?$")  # an escape sequence cut off at a chunk's end
+NEXT_HAND = re.compile(r"\bNext (hand|game)\b")  # the scoreboard's button between hands
+LISTED = re.compile(r"  \[(waiting|hand|over)")
+
+
+class TextScreen:
+    """A terminal emulator that keeps the text a screen shows, without colours."""
+
+    def __init__(self, cols: int, rows: int) -> None:
+        import pyte
+
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.held = b""
+
+    def feed(self, data: bytes) -> None:
+        data = self.held + data
+        cut = CUT.search(data)
+        self.held = data[cut.start() :] if cut else b""
+        self.stream.feed(SGR.sub(b"", data[: cut.start()] if cut else data))
+
+    def lines(self) -> list[str]:
+        return list(self.screen.display)
+
+
+# -- what a player does, read from its screen -----------------------------------------------
+
+
+@dataclass(frozen=True)
+class Move:
+    key: bytes
+    kind: str  # play, draw, dialog, uno, continue
+    measured: bool = True  # its own echo is timed
+    seen_by_others: bool = True  # the other players' screens change with it
+
+
+CURSOR = Move(b"\x1b[C", "cursor", seen_by_others=False)  # Right: the hand's cursor moves
+
+
+def status_line(lines: list[str]) -> str:
+    """The table's status line when it asks this player to play, or ''."""
+    for line in reversed(lines):
+        text = line.strip()
+        if text.startswith(("Your turn", "Your lead")) or "press D to" in text:
+            return text  # "Nothing in your hand matches: press D to draw", "... to pass"
+    return ""
+
+
+def playable_key(lines: list[str]) -> tuple[str, str] | None:
+    """(the number shown under the first playable card of one's hand, that card's label).
+    The hand's box holds rows of cards, each with a row of marks under it: a card's number
+    when it may be played, a dot when not."""
+    top = next((i for i, line in enumerate(lines) if "Your hand" in line), None)
+    if top is None:
+        return None
+    bottom = next(
+        (i for i in range(top + 1, len(lines)) if lines[i].lstrip().startswith("╰")), len(lines)
+    )
+    rows = lines[top + 1 : bottom]
+    for cards, marks in zip(rows[0::2], rows[1::2], strict=False):
+        for col, char in enumerate(marks):
+            if char.isdigit() or char in "!@#$%^&*()":
+                words = re.finditer(r"\S+", cards)
+                label = next((m.group() for m in words if m.start() - 1 <= col <= m.end()), "")
+                return char, label.strip("[]")
+    return None
+
+
+def next_move(lines: list[str], called_uno: bool) -> Move | None:
+    text = "\n".join(lines)
+    if DIALOG in text:
+        return Move(b"1", "dialog")
+    if " is over" in text and (NEXT_HAND.search(text) or (lines and "Continue" in lines[-1])):
+        return Move(b"\r", "continue", measured=False, seen_by_others=False)
+    if not status_line(lines):
+        return None
+    if UNO_CALL in text and not called_uno:
+        return Move(b"u", "uno", seen_by_others=False)
+    found = playable_key(lines)
+    if found is None:
+        return Move(b"d", "draw")
+    key, label = found
+    # a wild asks its colour here first: the others see the card when it is chosen
+    return Move(key.encode(), "play", seen_by_others=not label.startswith("Wild"))
+
+
+# -- figures --------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    index = max(0, math.ceil(q / 100 * len(ordered)) - 1)
+    return ordered[index]
+
+
+def spread(values: list[float], *qs: float) -> dict[str, float | None]:
+    out: dict[str, float | None] = {f"p{q:g}": percentile(values, q) for q in qs}
+    out["max"] = max(values) if values else None
+    out["n"] = len(values)
+    return out
+
+
+@dataclass
+class Stats:
+    login: list[float] = field(default_factory=list)
+    own: list[float] = field(default_factory=list)
+    others: list[float] = field(default_factory=list)
+    own_by_kind: dict[str, list[float]] = field(default_factory=dict)
+    unanswered: int = 0  # own keys whose screen never changed
+    lost: int = 0  # another player's screen never showed a key that was taken
+    errors: list[str] = field(default_factory=list)
+
+    def error(self, text: str) -> None:
+        self.errors.append(text)
+
+
+@dataclass
+class Expect:
+    """A change a screen should show: after a key, its own, or another player's."""
+
+    t0: float
+    press: Press
+    own: bool
+    done: bool = False
+
+
+@dataclass
+class Press:
+    player: str
+    move: Move
+    t0: float
+    answered: bool = False  # its own screen changed
+
+
+# -- one terminal: an SSH client's pty or a local one ----------------------------------------
+
+
+class Terminal:
+    """One player's screen, fed by a reader task; changes resolve what it was expecting."""
+
+    def __init__(self, name: str, stats: Stats, size: tuple[int, int]) -> None:
+        self.name = name
+        self.stats = stats
+        self.screen = TextScreen(*size)
+        self.text = ""
+        self.lines: list[str] = []
+        self.changes = 0
+        self.chunks = 0  # of output, changing the text or not
+        self.output = asyncio.Event()
+        self.changed = asyncio.Event()
+        self.pending: list[Expect] = []
+        self.ended = False
+        self.write: Callable[[bytes], None] = lambda data: None
+        self.reported: set[str] = set()
+        self.quiet = False  # errors on screen are expected (and handled) now
+
+    def take(self, chunk: bytes, now: float) -> None:
+        self.chunks += 1
+        self.output.set()
+        self.screen.feed(chunk)
+        lines = self.screen.lines()
+        text = "\n".join(lines)
+        if text == self.text:
+            return
+        self.text, self.lines = text, lines
+        self.changes += 1
+        for expect in self.pending:
+            if expect.t0 <= now and not expect.done:
+                expect.done = True
+                latency = now - expect.t0
+                if expect.own:
+                    expect.press.answered = True
+                    self.stats.own.append(latency)
+                    self.stats.own_by_kind.setdefault(expect.press.move.kind, []).append(latency)
+                else:
+                    self.stats.others.append(latency)
+                if DEBUG and (latency > 0.5 or expect.own):
+                    who = "own" if expect.own else f"{self.name} sees"
+                    print(
+                        f"{now:.2f} {expect.press.player} {expect.press.move.kind}: {who} "
+                        f"after {latency * 1000:.0f} ms",
+                        file=sys.stderr,
+                    )
+                    if latency > 0.5:
+                        print(self.text, file=sys.stderr)
+        self.pending = [e for e in self.pending if not e.done]
+        for words in () if self.quiet else ERROR_WORDS:
+            if words in text and words not in self.reported:
+                self.reported.add(words)
+                line = next(x.strip() for x in lines if words in x)
+                self.stats.error(f"{self.name}: {line[:100]}")
+        self.changed.set()
+
+    def end(self, why: str) -> None:
+        if not self.ended:
+            self.ended = True
+            self.stats.error(f"{self.name}: session ended ({why})")
+        self.changed.set()
+
+    async def changed_within(self, timeout: float) -> bool:
+        self.changed.clear()
+        try:
+            await asyncio.wait_for(self.changed.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    async def output_after(self, chunks: int, timeout: float = UPDATE_TIMEOUT) -> bool:
+        """Wait for output past the first ``chunks`` (a redraw, if only of colours)."""
+        deadline = time.perf_counter() + timeout
+        while self.chunks <= chunks and not self.ended:
+            self.output.clear()
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return False
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.output.wait(), left)
+        return self.chunks > chunks
+
+    async def until(self, words: str, timeout: float = SETUP_TIMEOUT) -> bool:
+        deadline = time.perf_counter() + timeout
+        while words not in self.text:
+            left = deadline - time.perf_counter()
+            if left <= 0 or self.ended:
+                return False
+            await self.changed_within(min(left, 0.5))
+        return True
+
+    def sweep(self, now: float) -> None:
+        """Expectations past UPDATE_TIMEOUT: a key not answered, or an update lost."""
+        keep = []
+        for expect in self.pending:
+            if now - expect.t0 < UPDATE_TIMEOUT:
+                keep.append(expect)
+            elif expect.own:
+                self.stats.unanswered += 1
+            elif expect.press.answered:
+                self.stats.lost += 1
+        self.pending = keep
+
+
+async def play_turns(
+    me: Terminal,
+    mates: list[Terminal],
+    rng: random.Random,
+    think: tuple[float, float],
+    stop: Any,
+    cursor: bool = False,
+) -> int:
+    """Act on one's own turn until ``stop`` is set; returns the keys sent. ``cursor``: first
+    move the hand's cursor one card on (a key the app answers alone)."""
+    sent = 0
+    called_uno = moved = False
+    while not stop.is_set() and not me.ended:
+        move = next_move(me.lines, called_uno)
+        if move is None:
+            called_uno = moved = False
+            await me.changed_within(0.5)
+            continue
+        if cursor and not moved and move.kind in ("play", "draw"):
+            move = CURSOR
+            moved = True
+        await asyncio.sleep(rng.uniform(*think))
+        still = next_move(me.lines, called_uno)
+        if move is CURSOR:
+            still = move if still is not None and still.kind in ("play", "draw") else None
+        if stop.is_set() or me.ended or still != move:
+            continue  # the screen changed while thinking: look again
+        t0 = time.perf_counter()
+        me.write(move.key)
+        sent += 1
+        LAST_KEY[0] = t0
+        if DEBUG:
+            print(f"{t0:.2f} {me.name} {move.kind} {move.key!r}", file=sys.stderr)
+        press = Press(me.name, move, t0)
+        own = Expect(t0, press, own=True)
+        if move.measured:
+            me.pending.append(own)
+        if move.seen_by_others:
+            for mate in mates:
+                mate.pending.append(Expect(t0, press, own=False))
+        if move.kind == "uno":
+            called_uno = True
+        # the next decision comes after this key's effect (or, unanswered, after a while)
+        deadline = t0 + UPDATE_TIMEOUT
+        while not stop.is_set() and not me.ended and time.perf_counter() < deadline:
+            if move.measured and own.done:
+                break
+            if not move.measured and next_move(me.lines, called_uno) != move:
+                break
+            await me.changed_within(0.25)
+    return sent
+
+
+# -- /proc: the server's process tree ------------------------------------------------------
+
+
+def process_tree(root: int) -> list[int]:
+    pids, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        pids.append(pid)
+        with contextlib.suppress(OSError):
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{task}/children") as file:
+                    todo.extend(int(x) for x in file.read().split())
+    return pids
+
+
+def memory_kib(pids: list[int]) -> tuple[int, int]:
+    """(RSS, PSS) summed over ``pids``, in KiB."""
+    rss = pss = 0
+    for pid in pids:
+        with contextlib.suppress(OSError), open(f"/proc/{pid}/smaps_rollup") as file:
+            for line in file:
+                if line.startswith("Rss:"):
+                    rss += int(line.split()[1])
+                elif line.startswith("Pss:"):
+                    pss += int(line.split()[1])
+    return rss, pss
+
+
+def cpu_seconds(pids: list[int]) -> dict[int, float]:
+    """Each process's user + system CPU time so far."""
+    out = {}
+    for pid in pids:
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            with open(f"/proc/{pid}/stat") as file:
+                fields = file.read().rsplit(")", 1)[1].split()
+            out[pid] = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return out
+
+
+def cpu_used(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds between two readings (a process new since ``before`` counts whole)."""
+    return sum(t - before.get(pid, 0.0) for pid, t in after.items())
+
+
+def own_cpu() -> float:
+    times = os.times()
+    return times.user + times.system
+
+
+# -- served: serve ssh and N SSH players -----------------------------------------------------
+
+
+def table_sizes(players: int) -> list[int]:
+    """Players per table: 4 to a table, the rest spread so that no table has fewer than 2."""
+    tables = max(1, math.ceil(players / SEATS_PER_TABLE))
+    base, extra = divmod(players, tables)
+    return [base + (i < extra) for i in range(tables)]
+
+
+def server_command(data_dir: Path, players: int, tables: int) -> list[str]:
+    return [
+        PYTHON,
+        "-m",
+        "unotable",
+        "serve",
+        "ssh",
+        "--open",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--data-dir",
+        str(data_dir),
+        "--max-sessions",
+        str(players),
+        "--idle-timeout",
+        "0",
+        "--max-tables",
+        str(tables),
+        "--max-tables-per-player",
+        str(tables),  # every login comes from 127.0.0.1: one "player" to the server
+        "--max-unauthenticated",
+        str(players + 10),
+        "--max-unauthenticated-per-address",
+        str(players + 10),
+        "--sessionless-timeout",
+        "0",
+        "--turn-time",
+        "0",
+    ]
+
+
+async def start_server(command: list[str], log_path: Path) -> tuple[subprocess.Popen[bytes], int]:
+    log = log_path.open("wb")
+    server = subprocess.Popen(
+        command, stdin=subprocess.DEVNULL, stdout=log, stderr=log, cwd=ROOT, start_new_session=True
+    )
+    log.close()
+    deadline = time.perf_counter() + 30
+    while time.perf_counter() < deadline:
+        found = re.search(rb"port (\d+) \(", log_path.read_bytes())
+        if found:
+            return server, int(found.group(1))
+        if server.poll() is not None:
+            break
+        await asyncio.sleep(0.05)
+    stop_process(server)
+    tail = log_path.read_bytes()[-600:].decode("utf-8", "replace")
+    raise RuntimeError(f"serve ssh did not start: {tail}")
+
+
+def stop_process(process: subprocess.Popen[bytes], grace: float = 10.0) -> None:
+    """SIGINT (the server closes its sessions), then SIGKILL to what is left of its tree."""
+    if process.poll() is None:
+        tree = process_tree(process.pid)
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            for pid in tree:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+            process.wait()
+
+
+class SshPlayer(Terminal):
+    def __init__(self, name: str, stats: Stats, size: tuple[int, int]) -> None:
+        super().__init__(name, stats, size)
+        self.conn: Any = None
+        self.process: Any = None
+        self.reader: asyncio.Task[None] | None = None
+
+    async def login(self, port: int, size: tuple[int, int]) -> bool:
+        import asyncssh
+
+        start = time.perf_counter()
+        try:
+            self.conn = await asyncio.wait_for(
+                asyncssh.connect(
+                    "127.0.0.1",
+                    port,
+                    username=self.name,
+                    known_hosts=None,
+                    agent_path=None,
+                    client_keys=None,
+                    config=[],
+                ),
+                SETUP_TIMEOUT,
+            )
+            self.process = await self.conn.create_process(
+                term_type="xterm-256color", term_size=size, encoding=None
+            )
+        except (OSError, TimeoutError, asyncssh.Error) as error:
+            self.stats.error(f"{self.name}: login failed: {error or type(error).__name__}")
+            return False
+        self.write = self.process.stdin.write
+        self.reader = asyncio.ensure_future(self._read())
+        if not await self.until(LOBBY):
+            self.stats.error(f"{self.name}: no lobby after {SETUP_TIMEOUT:g} s")
+            return False
+        self.stats.login.append(time.perf_counter() - start)
+        return True
+
+    async def _read(self) -> None:
+        try:
+            while chunk := await self.process.stdout.read(65536):
+                self.take(chunk, time.perf_counter())
+        except Exception as error:
+            self.end(f"{type(error).__name__}: {error}")
+            return
+        self.end("the server closed it")
+
+    def close(self) -> None:
+        self.ended = True  # from here on, an end is ours
+        if self.conn is not None:
+            self.conn.close()
+
+
+async def seat_table(
+    players: list[SshPlayer],
+    slot: int,
+    port: int,
+    size: tuple[int, int],
+    gap: float,
+    after: asyncio.Event | None,
+    created: asyncio.Event,
+) -> bool:
+    """Log the table's players in; the first creates the table (after the table before it,
+    so that the list shows tables in the players' order), the others sit down."""
+    creator, guests = players[0], players[1:]
+
+    async def login(i: int, player: SshPlayer) -> bool:
+        await asyncio.sleep((slot + i) * gap)
+        return await player.login(port, size)
+
+    logins = asyncio.gather(*(login(i, p) for i, p in enumerate(players)))
+    try:
+        if after is not None:
+            await after.wait()
+        if not await creator.until(LOBBY):
+            return False
+        creator.write(b"j")
+        steps = ((LIST_TITLE, b"n"), (SEAT_PLAN, b"\r"), (WAITING, None))
+        for words, key in steps:
+            if not await creator.until(words):
+                creator.stats.error(f"{creator.name}: no {words!r} while creating a table")
+                return False
+            if key is not None:
+                creator.write(key)
+    finally:
+        created.set()  # the next table's turn, made or not
+    logged = await logins
+    joined = await asyncio.gather(
+        *(join(g, creator.name) for g, ok in zip(guests, logged[1:], strict=True) if ok)
+    )
+    return all(logged) and all(joined) and await creator.until(AT_TABLE)
+
+
+async def join(guest: SshPlayer, creator: str, attempts: int = 3) -> bool:
+    """From the lobby, sit down at ``creator``'s table: J, Down to it, Enter. A refusal
+    (another player was quicker, the list moved) is tried again from the lobby."""
+    mine = re.compile(rf"\[waiting.*\b{creator}\b")
+    for attempt in range(attempts):
+        if attempt:
+            guest.write(b"\x1b")  # Esc: back to the lobby; its list starts at the top
+            while LIST_TITLE in guest.text and not guest.ended:
+                if not await guest.changed_within(UPDATE_TIMEOUT):
+                    break
+            guest.quiet = False
+        guest.write(b"j")
+        deadline = time.perf_counter() + SETUP_TIMEOUT
+        index = None
+        while index is None:
+            listed = [line for line in guest.lines if LISTED.search(line)]
+            index = next((i for i, line in enumerate(listed) if mine.search(line)), None)
+            if index is None:
+                if time.perf_counter() > deadline or guest.ended:
+                    guest.stats.error(f"{guest.name}: {creator}'s table never listed")
+                    return False
+                await guest.changed_within(0.5)
+        for _ in range(index):  # Down to it: each redraws the highlight (colours only)
+            before = guest.chunks
+            guest.write(b"\x1b[B")
+            await guest.output_after(before)
+        guest.quiet = True  # a refusal here is tried again, not an error
+        guest.write(b"\r")
+        deadline = time.perf_counter() + SETUP_TIMEOUT
+        while AT_TABLE not in guest.text and "Not possible" not in guest.text:
+            if time.perf_counter() > deadline or guest.ended:
+                break
+            await guest.changed_within(0.5)
+        if AT_TABLE in guest.text:
+            guest.quiet = False
+            if creator not in guest.text:
+                guest.stats.error(f"{guest.name}: sat at another table than {creator}'s")
+            return True
+        if DEBUG:
+            print(f"{guest.name} chose {index} of {listed}:\n{guest.text}", file=sys.stderr)
+    guest.quiet = False
+    guest.stats.error(f"{guest.name}: could not sit down at {creator}'s table")
+    return False
+
+
+def remember_setup(data_dir: Path, name: str, seats: int, game: str) -> None:
+    """The lobby setup this player's app opens with: their own seat and seats for friends."""
+    folder = data_dir / "users" / name
+    folder.mkdir(parents=True, mode=0o700)
+    setup = {
+        "game": game,
+        "seats": [[f"Seat {i + 1}", "human"] for i in range(seats)],
+        "options": {},
+    }
+    (folder / "settings.json").write_text(json.dumps({"last_setup": setup}))
+
+
+async def run_served(args: argparse.Namespace) -> dict[str, Any]:
+    stats = Stats()
+    sizes = table_sizes(args.players)
+    result: dict[str, Any] = {
+        "mode": "served",
+        "players": args.players,
+        "tables": len(sizes),
+        "seconds": args.seconds,
+        "game": args.game,
+        "size": list(args.size),
+        "load_start": os.getloadavg(),
+    }
+    width = len(str(args.players - 1))
+    names = [f"p{i:0{width}d}" for i in range(args.players)]
+    groups, at = [], 0
+    for size in sizes:
+        groups.append(names[at : at + size])
+        at += size
+    data_dir = Path(tempfile.mkdtemp(prefix="unotable-capacity-"))
+    os.chmod(data_dir, 0o700)
+    server = None
+    players: list[SshPlayer] = []
+    try:
+        for group in groups:
+            remember_setup(data_dir, group[0], len(group), args.game)
+        command = server_command(data_dir, args.players, len(sizes))
+        server, port = await start_server(command, data_dir / "server.log")
+        result["server_pid"] = server.pid
+        tables = [[SshPlayer(name, stats, args.size) for name in group] for group in groups]
+        players = [p for table in tables for p in table]
+        slots = [sum(sizes[:i]) for i in range(len(sizes))]
+        created = [asyncio.Event() for _ in tables]
+        setup_start = time.perf_counter()
+        seated = await asyncio.gather(
+            *(
+                seat_table(table, slot, port, args.size, args.login_gap, after, done)
+                for table, slot, after, done in zip(
+                    tables, slots, [None, *created[:-1]], created, strict=True
+                )
+            ),
+            return_exceptions=True,
+        )
+        for ok in seated:
+            if isinstance(ok, BaseException):
+                stats.error(f"setting up a table: {type(ok).__name__}: {ok}")
+        result["setup_seconds"] = time.perf_counter() - setup_start
+        playing = [
+            t for t, ok in zip(tables, seated, strict=True) if ok is True
+        ]  # tables where everyone sat down
+        result["tables_playing"] = len(playing)
+        stats.login.sort()
+        result["login"] = spread(stats.login, 50, 95)
+
+        tree = process_tree(server.pid)
+        result["sessions"] = sum(1 for p in players if p.process is not None and not p.ended)
+        result["memory_start_kib"] = memory_kib(tree)
+        cpu_before, mine_before, started = cpu_seconds(tree), own_cpu(), time.perf_counter()
+        stop = asyncio.Event()
+        rng = random.Random(args.seed)
+        tasks = [
+            asyncio.ensure_future(
+                play_turns(
+                    p,
+                    [m for m in table if m is not p],
+                    random.Random(rng.random()),
+                    args.think,
+                    stop,
+                )
+            )
+            for table in playing
+            for p in table
+        ]
+
+        async def sweeper() -> None:
+            while not stop.is_set():
+                await asyncio.sleep(0.25)
+                now = time.perf_counter()
+                for p in players:
+                    p.sweep(now)
+                if DEBUG and LAST_KEY[0] and now - LAST_KEY[0] > 6:
+                    LAST_KEY[0] = now
+                    for p in players:
+                        print(f"stalled: {p.name}\n{p.text}", file=sys.stderr)
+
+        sweeping = asyncio.ensure_future(sweeper())
+        await asyncio.sleep(args.seconds)
+        stop.set()
+        keys = await asyncio.gather(*tasks, return_exceptions=True)
+        elapsed = time.perf_counter() - started
+        tree = process_tree(server.pid)
+        cpu_after, mine_after = cpu_seconds(tree), own_cpu()
+        sessions = max(1, result["sessions"])
+        rss, pss = memory_kib(tree)
+        result["processes"] = len(tree)
+        result["memory_kib"] = [rss, pss]
+        result["memory_per_session_mib"] = [rss / 1024 / sessions, pss / 1024 / sessions]
+        result["server_cpu_percent"] = 100 * cpu_used(cpu_before, cpu_after) / elapsed
+        result["bench_cpu_percent"] = 100 * (mine_after - mine_before) / elapsed
+        result["keys"] = sum(k for k in keys if isinstance(k, int))
+        for k in keys:
+            if isinstance(k, BaseException):
+                stats.error(f"a player: {type(k).__name__}: {k}")
+        # what is still on its way gets its chance; then what never came is lost
+        drain = time.perf_counter() + UPDATE_TIMEOUT
+        while any(p.pending for p in players) and time.perf_counter() < drain:
+            await asyncio.sleep(0.1)
+        for p in players:
+            p.sweep(time.perf_counter() + UPDATE_TIMEOUT)
+        sweeping.cancel()
+    except Exception as error:
+        stats.error(f"{type(error).__name__}: {error}")
+    finally:
+        for p in players:
+            p.close()
+        if server is not None:
+            await asyncio.to_thread(stop_process, server)
+            log = (data_dir / "server.log").read_text("utf-8", "replace")
+            problems = [x for x in log.splitlines() if "Traceback" in x or "error" in x.lower()]
+            for line in problems[:5]:
+                stats.error(f"server log: {line[:120]}")
+            if len(problems) > 5:
+                stats.error(f"server log: {len(problems) - 5} more error lines")
+        if args.keep:
+            result["data_dir"] = str(data_dir)
+        else:
+            shutil.rmtree(data_dir, ignore_errors=True)
+    result.update(figures(stats))
+    result["load_end"] = os.getloadavg()
+    return result
+
+
+def figures(stats: Stats) -> dict[str, Any]:
+    moves = [t for kind, ts in stats.own_by_kind.items() if kind != "cursor" for t in ts]
+    return {
+        "moves": spread(moves, 50, 95),
+        "login": spread(stats.login, 50, 95),
+        "own": spread(stats.own, 50, 95),
+        "own_by_kind": {k: spread(v, 50, 95) for k, v in sorted(stats.own_by_kind.items())},
+        "others": spread(stats.others, 50, 95),
+        "unanswered_keys": stats.unanswered,
+        "lost_updates": stats.lost,
+        "errors": stats.errors,
+    }
+
+
+# -- local: the app on a local pty, no server ------------------------------------------------
+
+
+class LocalPlayer(Terminal):
+    async def spawn(self, command: list[str], size: tuple[int, int]) -> subprocess.Popen[bytes]:
+        import pty
+
+        master, slave = pty.openpty()
+        cols, rows = size
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        env = dict(os.environ, TERM="xterm-256color")
+        process = subprocess.Popen(
+            command,
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=env,
+            cwd=ROOT,
+            start_new_session=True,
+        )
+        os.close(slave)
+        self.master = master
+        loop = asyncio.get_running_loop()
+
+        def readable() -> None:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                loop.remove_reader(master)
+                self.end("the app exited")
+                return
+            self.take(chunk, time.perf_counter())
+
+        def write(data: bytes) -> None:
+            os.write(master, data)
+
+        loop.add_reader(master, readable)
+        self.write = write
+        return process
+
+
+async def run_local(args: argparse.Namespace) -> dict[str, Any]:
+    stats = Stats()
+    seats = 8
+    result: dict[str, Any] = {
+        "mode": "local",
+        "seats": seats,
+        "seconds": args.seconds,
+        "game": args.game,
+        "size": list(args.size),
+        "load_start": os.getloadavg(),
+    }
+    data_dir = Path(tempfile.mkdtemp(prefix="unotable-capacity-"))
+    setup = {
+        "game": args.game,
+        "seats": [["You", "human"]] + [[f"CPU {i}", "normal"] for i in range(1, seats)],
+        "options": {},
+    }
+    prefs = {"speed": args.speed, "last_setup": setup}
+    (data_dir / "settings.json").write_text(json.dumps(prefs))
+    command = [PYTHON, "-m", "unotable", "--data-dir", str(data_dir), "--seed", str(args.seed)]
+    player = LocalPlayer("local", stats, args.size)
+    process = None
+    try:
+        start = time.perf_counter()
+        process = await player.spawn(command, args.size)
+        if not await player.until("Start"):
+            raise RuntimeError(f"no lobby:\n{player.text}")
+        result["start_seconds"] = time.perf_counter() - start
+        await asyncio.sleep(0.5)  # the lobby fills its seats a frame later
+        player.write(b"s")
+        if not await player.until(AT_TABLE):
+            raise RuntimeError(f"the match did not start:\n{player.text}")
+        stop = asyncio.Event()
+        cpu_before, started = cpu_seconds([process.pid]), time.perf_counter()
+
+        async def sweeper() -> None:
+            while not stop.is_set():
+                await asyncio.sleep(0.25)
+                player.sweep(time.perf_counter())
+
+        sweeping = asyncio.ensure_future(sweeper())
+        playing = asyncio.ensure_future(
+            play_turns(player, [], random.Random(args.seed), args.think, stop, cursor=True)
+        )
+        await asyncio.sleep(args.seconds)
+        stop.set()
+        result["keys"] = await playing
+        elapsed = time.perf_counter() - started
+        result["app_cpu_percent"] = 100 * cpu_used(cpu_before, cpu_seconds([process.pid])) / elapsed
+        rss, pss = memory_kib([process.pid])
+        result["memory_mib"] = [rss / 1024, pss / 1024]
+        player.sweep(time.perf_counter() + UPDATE_TIMEOUT)
+        sweeping.cancel()
+    except Exception as error:
+        stats.error(f"{type(error).__name__}: {error}")
+    finally:
+        player.ended = True
+        if process is not None:
+            with contextlib.suppress(OSError):
+                asyncio.get_running_loop().remove_reader(player.master)
+            with contextlib.suppress(OSError):
+                os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(OSError):
+                    os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+            with contextlib.suppress(OSError):
+                os.close(player.master)
+        shutil.rmtree(data_dir, ignore_errors=True)
+    result.update(figures(stats))
+    result["load_end"] = os.getloadavg()
+    return result
+
+
+# -- output ---------------------------------------------------------------------------------
+
+
+def ms(value: float | None) -> str:
+    return "–" if value is None else f"{value * 1000:.0f}"
+
+
+def secs(value: float | None) -> str:
+    return "–" if value is None else f"{value:.2f}"
+
+
+def load(value: Any) -> str:
+    return f"{value[0]:.2f}"
+
+
+def report(result: dict[str, Any]) -> str:
+    own, others = result["own"], result["others"]
+    problems = f"{result['lost_updates']} / {len(result['errors']) + result['unanswered_keys']}"
+    loads = f"{load(result['load_start'])} → {load(result['load_end'])}"
+    lines = []
+    if result["mode"] == "local":
+        memory = result.get("memory_mib", [0.0, 0.0])
+        moves, cursor = result["moves"], result["own_by_kind"].get("cursor", spread([], 50, 95))
+        lines += [
+            f"unotable capacity bench, local: {result['game']} at {result['seats']} seats "
+            f"(1 human), {result['seconds']:g} s, {result['size'][0]}x{result['size'][1]}",
+            "",
+            "| key → frame p50 / p95 | card played, dialog answered p50 / p95 "
+            "| cursor moved p50 / p95 | keys | app memory (RSS / PSS) | app CPU "
+            "| unanswered / errors | load avg start → end |",
+            "|---|---|---|---|---|---|---|---|",
+            f"| {ms(own['p50'])} / {ms(own['p95'])} ms "
+            f"| {ms(moves['p50'])} / {ms(moves['p95'])} ms "
+            f"| {ms(cursor['p50'])} / {ms(cursor['p95'])} ms | {own['n']} "
+            f"| {memory[0]:.0f} / {memory[1]:.0f} MiB | {result.get('app_cpu_percent', 0):.0f}% "
+            f"| {result['unanswered_keys']} / {len(result['errors'])} | {loads} |",
+        ]
+    else:
+        login, memory = result["login"], result.get("memory_per_session_mib", [0.0, 0.0])
+        lines += [
+            f"unotable capacity bench: serve ssh, {result['players']} players at "
+            f"{result['tables']} tables, {result['game']}, {result['seconds']:g} s, "
+            f"{result['size'][0]}x{result['size'][1]}",
+            "",
+            "| players | login p50 / p95 | own key → own screen p50 / p95 "
+            "| → other players' screens p50 / p95 / max | memory per session (RSS / PSS) "
+            "| server CPU | lost updates / errors | load avg start → end |",
+            "|---|---|---|---|---|---|---|---|",
+            f"| {result['players']} | {secs(login['p50'])} / {secs(login['p95'])} s "
+            f"| {ms(own['p50'])} / {ms(own['p95'])} ms "
+            f"| {ms(others['p50'])} / {ms(others['p95'])} / {ms(others['max'])} ms "
+            f"| {memory[0]:.0f} / {memory[1]:.0f} MiB "
+            f"| {result.get('server_cpu_percent', 0):.0f}% | {problems} | {loads} |",
+            "",
+            f"{own['n']} own keys timed, {others['n']} updates on others' screens; "
+            f"{result.get('tables_playing', 0)} of {result['tables']} tables played; "
+            f"{result.get('processes', 0)} server processes; "
+            f"the bench's own clients used {result.get('bench_cpu_percent', 0):.0f}% of a core",
+        ]
+    if result["unanswered_keys"]:
+        lines.append(f"{result['unanswered_keys']} keys never changed their own screen")
+    for error in result["errors"][:20]:
+        lines.append(f"error: {error}")
+    if len(result["errors"]) > 20:
+        lines.append(f"... and {len(result['errors']) - 20} more errors")
+    return "\n".join(lines)
+
+
+def size(text: str) -> tuple[int, int]:
+    cols, _, rows = text.partition("x")
+    return int(cols), int(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description="Capacity of `unotable serve ssh` (or, with --local, of the app alone)."
+    )
+    parser.add_argument("--players", type=int, default=4, help="SSH players (default 4)")
+    parser.add_argument("--seconds", type=float, default=60.0, help="of play (default 60)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--local", action="store_true", help="key -> frame of the app on a local pty, 8 seats"
+    )
+    parser.add_argument(
+        "--game",
+        default="uno",
+        choices=("uno", "uno-minecraft"),
+        help="the game played (default uno; the players know the shedding games)",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="players' think times, the deal")
+    parser.add_argument(
+        "--think",
+        type=float,
+        nargs=2,
+        metavar=("MIN", "MAX"),
+        help="seconds a player thinks before each key (default 1 2; --local 0.3 0.8)",
+    )
+    parser.add_argument(
+        "--size", type=size, default=(80, 24), metavar="COLSxROWS", help="default 80x24"
+    )
+    parser.add_argument(
+        "--login-gap",
+        type=float,
+        default=0.25,
+        metavar="SECONDS",
+        help="between two players' logins (default 0.25)",
+    )
+    parser.add_argument(
+        "--speed",
+        default="fast",
+        choices=("slow", "normal", "fast", "instant"),
+        help="--local: how fast the computers play (default fast)",
+    )
+    parser.add_argument("--keep", action="store_true", help="keep the server's data dir and log")
+    args = parser.parse_args(argv)
+    if not args.local and args.players < 2:
+        parser.error("--players: at least 2 (players sit together)")
+    args.think = tuple(args.think or ((0.3, 0.8) if args.local else (1.0, 2.0)))
+    result = asyncio.run(run_local(args) if args.local else run_served(args))
+    print(json.dumps(result, indent=2) if args.json else report(result))
+    return 1 if result["errors"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -55,7 +55,14 @@ def _head(hint: Hint, game: GamePresentation, seats: Seats) -> str:
     if verb == "challenge":
         return "Challenge the Wild Draw Four"
     if verb == "accept":
+        taken = [p.count for p in hint.reason_parts if p.kind in ("take_draw", "keep_wd4")]
+        if taken:  # a pending draw (stacking)
+            return f"Take the {plural(taken[0], 'card')} (D)"
         return "Accept the Wild Draw Four"
+    if verb == "stack":
+        return f"Stack {label}" + (" and call UNO" if action.uno else "")
+    if verb == "swap":
+        return f"Swap hands with {seats.object(action.target)}"
     if verb == "colour":
         return f"Choose {suit_name(game, action.choice)}"
     return f"Choose {action}"
@@ -129,6 +136,21 @@ _REASONS: dict[str, Callable[[ReasonPart, Hint, GamePresentation, Seats], str]] 
     "catch": lambda p, h, g, s: f"{s.does(p.seat, 'has')} one card and did not call UNO",
     "challenge": _challenge,
     "accept": _fixed("a failed challenge would cost you 6 cards"),
+    # UNO house rules (RULES §4)
+    "stack": lambda p, h, g, s: (
+        f"the draw grows to {plural(p.count, 'card')} and goes on to {s.object(p.seat)}"
+    ),
+    "take_draw": _fixed("you have nothing to stack on it"),
+    "keep_wd4": lambda p, h, g, s: (
+        f"{plural(p.count, 'card')} is a small draw: keep your Wild Draw Four for later"
+    ),
+    "swap_fewest": lambda p, h, g, s: f"{s.does(p.seat, 'has')} the fewest cards ({p.count})",
+    "seven_swap": lambda p, h, g, s: (
+        f"with the 7 you can take {s.possessive(p.seat)} hand of {plural(p.count, 'card')}"
+    ),
+    "zero_pass": lambda p, h, g, s: (
+        f"the 0 brings you {s.possessive(p.seat)} hand of {plural(p.count, 'card')}"
+    ),
     "choose_colour": lambda p, h, g, s: (
         f"you hold {plural(p.count, suit_name(g, p.suit) + ' card')}"
     ),

@@ -20,7 +20,7 @@ from unotable.engine.uno.cards import (
     WILD_DRAW_FOUR,
 )
 
-from ..words import Seats, article
+from ..words import Seats, article, plural
 from .base import NOT_MINE, Ask, Dialog, GamePresentation, SeatRow
 
 COLOUR_KEYS = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
@@ -32,6 +32,7 @@ PENALTY_REASONS = {
     "wild_draw_four": "for a Wild Draw Four",
     "challenge": "after the challenge",
     "catch": "for being caught without calling UNO",
+    "stack": "for the stacked draw",
 }
 
 
@@ -92,10 +93,17 @@ class UnoPresentation(GamePresentation):
         kinds = {a.kind for a in view.legal if a.kind not in ("catch", "uno")}
         you = "" if name == "You" else f", {name}"
         if view.pending == "challenge":
+            answer = (
+                "challenge, accept or stack on it" if "play" in kinds else "challenge or accept it"
+            )
             return (
                 f"A Wild Draw Four was played on you{you}, over "
-                f"{self.choice_word(view.challenge_color)}: challenge or accept it in the dialog."
+                f"{self.choice_word(view.challenge_color)}: {answer} in the dialog."
             )
+        if view.pending == "stack":
+            return self.stack_status(view, you, "play" in kinds)
+        if view.pending == "swap":
+            return f"You played a 7{you}: choose whom to swap hands with, in the dialog."
         if view.pending == "drawn" and view.drawn is not None:
             return f"You drew {self.label(view.drawn)}{you}: play it or keep it, in the dialog."
         if view.pending == "color":
@@ -114,6 +122,28 @@ class UnoPresentation(GamePresentation):
             text += "\nTwo cards left: press U to call UNO with your play."
         return text
 
+    def stack_status(self, view: Any, you: str, can_stack: bool) -> str:
+        """A draw aimed at the player (stacking, RULES §4.1): how many cards, and what to do."""
+        count = view.pending_draw
+        cards = plural(count, "card")
+        if not can_stack:
+            return (
+                f"{cards} are aimed at you{you}, and you have nothing to stack on them: "
+                f"press D to take the {cards}."
+            )
+        return (
+            f"Draw {count} or stack {self.stackable(view)}{you}: {cards} are pending. "
+            f"Stack with {self.keys_hint()}, or press D to take the {cards}."
+        )
+
+    def stackable(self, view: Any) -> str:
+        """What may go on the pending draw, in words: 'a Draw Two or a Wild Draw Four'."""
+        if view.top.effect == WILD_DRAW_FOUR:
+            return "a Wild Draw Four"
+        if view.options.get("stack") == "any":
+            return "a Draw Two or a Wild Draw Four"
+        return "a Draw Two"
+
     def attempt_choice(self, card: Any) -> str | None:
         return COLORS[0] if card.is_wild else None
 
@@ -131,12 +161,34 @@ class UnoPresentation(GamePresentation):
             who = names.object(offender)  # mid-sentence: "you" when it is the reader
             draws = names.verb(offender, "draws")
             colour = self.choice_word(view.challenge_color)
-            return Dialog(
-                f"A Wild Draw Four was played on you, over {colour}",
-                [("challenge", f"Challenge {who}"), ("accept", "Accept: draw 4, miss the turn")],
+            options = [
+                ("challenge", f"Challenge {who}"),
+                ("accept", "Accept: draw 4, miss the turn"),
+            ]
+            explanation = (
                 f"The colour on the pile was {colour}. Challenge if you think {who} held "
                 f"{article(colour)} {colour} card. If so, {who} {draws} 4 and you play on; "
-                "if not, you draw 6 and miss your turn.",
+                "if not, you draw 6 and miss your turn."
+            )
+            stacks = self.stack_options(ask)
+            if stacks:
+                options += stacks
+                explanation += " Or stack a Wild Draw Four on it: the draw grows and moves on."
+            return Dialog(
+                f"A Wild Draw Four was played on you, over {colour}", options, explanation
+            )
+        if "swap" in kinds:
+            return Dialog(
+                "Swap hands with whom?",
+                [
+                    (
+                        str(a),
+                        f"{names.subject(a.target)} ({plural(view.hand_sizes[a.target], 'card')})",
+                    )
+                    for a in legal
+                    if a.kind == "swap"
+                ],
+                "You played a 7: you take the hand of the player you choose, and they take yours.",
             )
         if "keep" in kinds:
             label = self.label(view.drawn) if view.drawn is not None else "it"
@@ -156,6 +208,24 @@ class UnoPresentation(GamePresentation):
             options.append(("keep", "Keep it and end the turn"))
             return Dialog(f"You drew {label}, and it can be played", options)
         return None
+
+    def stack_options(self, ask: Ask) -> list[tuple[str, str]]:
+        """The stacking plays on a pending draw, as dialog answers, each saying where the
+        grown draw goes: 'Stack Wild+4→R: 8 cards go to Cy' (UNO calls first)."""
+        view, names = ask.view, ask.names
+        plays = [a for a in ask.legal if a.kind == "play"]
+        victim = (view.seat + view.direction) % view.players
+        options = []
+        calls = [a for a in plays if a.uno]
+        for action in calls + [a for a in plays if not a.uno]:
+            card = action.card
+            total = view.pending_draw + (4 if card.effect == WILD_DRAW_FOUR else 2)
+            line = f"Stack {self.play_label(card, action.choice)}"
+            if calls:
+                line += " and call UNO!" if action.uno else " without calling UNO"
+            line += f": {plural(total, 'card')} go to {names.object(victim)}"
+            options.append((str(action), line))
+        return options
 
     def declaration(self, card: Any, plays: list[Any], view: Any) -> Dialog:
         return Dialog(
@@ -217,6 +287,11 @@ class UnoPresentation(GamePresentation):
             return f"{names.does(view.current, 'chooses')} the colour."
         if view.challenge_color is not None or view.pending == "challenge":
             return f"{names.does(view.current, 'must')} challenge the Wild Draw Four or accept it."
+        if view.pending == "stack":
+            cards = plural(view.pending_draw, "card")
+            return f"{names.does(view.current, 'must')} take {cards} or stack on them."
+        if view.pending == "swap":
+            return f"{names.does(view.current, 'chooses')} whom to swap hands with."
         if view.pending == "drawn":
             # only the drawing seat sees its card: nobody else learns whether it can be played
             if view.drawn is not None:
@@ -256,6 +331,27 @@ class UnoPresentation(GamePresentation):
 
     def describe(self, event: Event, names: Seats) -> str | None:
         kind, seat, data = event.kind, event.seat, event.data
+        if kind == "accept" and event.count:
+            # a pending draw taken (stacking); a Wild Draw Four's plain accept has no count
+            return f"{names.does(seat, 'takes')} {plural(event.count, 'card')}"
+        if kind == "pending_draw":
+            return f"{names.does(seat, 'must')} draw {event.count} or stack"
+        if kind == "swap":
+            target = names.object(data.get("target"))
+            return f"{names.does(seat, 'swaps')} hands with {target}"
+        if kind == "pass_hands":
+            return "Every hand passes to the next player"
+        if kind == "received":
+            if not names.is_you(seat):
+                return None  # the swap or pass line already says where the hands went
+            shown = f": {self.card_list(event.cards)}" if event.cards else ""
+            return f"You receive {names.possessive(data.get('from'))} hand{shown}"
+        if kind == "draw_to_match":
+            if names.is_you(seat):
+                return None  # your own draw lines already named the cards
+            return f"{names.does(seat, 'draws')} {plural(event.count, 'card')} to find a match"
+        if kind == "draw" and data.get("reason") == "match" and not names.is_you(seat):
+            return None  # the closing draw_to_match line tells how many
         line = _PLAIN.get(kind)
         if line is not None:
             return names.does(seat, line[0]) + line[1]

@@ -50,7 +50,7 @@ from . import prompts
 from .common import TooSmall, keys_from_now, keys_since, screen_too_small
 
 # Kinds answered in a dialog rather than by picking a card from the hand.
-DIALOG_KINDS = ("color", "challenge", "direction", "give", "moon", "keep", "decline")
+DIALOG_KINDS = ("color", "challenge", "direction", "give", "moon", "keep", "decline", "swap")
 RECENT_LINES = 6
 SKIPPED = ("deal", "hand")  # in the log, not among the centre's recent lines
 COUNTDOWN = 15  # seconds: a turn's time shows only when this little is left
@@ -149,6 +149,8 @@ class TableScreen(Screen[None]):
         yield KeysBar(id="keys")
 
     def on_mount(self) -> None:
+        if not self.query("#log"):
+            return  # the app closed while this screen was being built: nothing to draw
         self.query_one("#log", RichLog).border_title = "Log"
         self.query_one("#seats").border_title = "Seats"
         if self.table.rejoin_code:  # what a player needs to sit down again from elsewhere
@@ -518,7 +520,8 @@ class TableScreen(Screen[None]):
         if action in ("play", "cursor", "pick"):
             return seat is not None and "play" in kinds
         if action == "draw":
-            return seat is not None and bool(kinds & {"draw", "pass"})
+            # a draw aimed at the player (UNO's stacking) is taken with D too
+            return seat is not None and bool(kinds & {"draw", "pass", "accept"})
         if action == "uno":
             return uno_game and (snap.late_caller is not None or "play" in kinds)
         if action == "catch":
@@ -602,7 +605,8 @@ class TableScreen(Screen[None]):
         if seat is None or not self._free():
             return
         legal = self.snap.actions
-        for kind in ("draw", "pass"):
+        # "accept" takes a pending draw (UNO's stacking): offered only when nothing to draw
+        for kind in ("draw", "pass", "accept"):
             for action in legal:
                 if action.kind == kind:
                     self.send(seat, action)

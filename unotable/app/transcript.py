@@ -31,6 +31,9 @@ def transcript(replay: Any, ascii_only: bool | None = None) -> Iterator[str]:
         ascii_only = not _can_show("╭♠→…")
     game = presentation_for(replay.record.game, "standard", ascii_only)
     names = [seat.name for seat in replay.record.seats]
+    house = game.house_rules(replay.record.options)
+    if house:  # said first: the steps that follow are not the rulebook's alone
+        yield house
     for number in range(len(replay)):
         yield step_text(replay.step(number), names, game, replay.viewer)
 

@@ -76,6 +76,7 @@ class SavedMatch:
     last_played: float  # seconds since the epoch (the file's modification time)
     in_use: bool
     session: str | None = None  # the web tab that last played it, if any
+    options: dict[str, Any] = field(default_factory=dict)  # as the match was set up
 
 
 @dataclass
@@ -372,6 +373,7 @@ def _summary(match_id: str, path: Path, mtime: float, busy: bool) -> SavedMatch:
         last_played=mtime,
         in_use=busy,
         session=session if isinstance(session, str) and SESSION_TAG.match(session) else None,
+        options=dict(record.options or {}),
     )
 
 

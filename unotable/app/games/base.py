@@ -8,7 +8,7 @@ letter or suit symbol.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, ClassVar
@@ -295,6 +295,25 @@ class GamePresentation(ABC):
     @classmethod
     def choice_label(cls, option: str, value: Any) -> str:
         return cls.option_words.get(option, {}).get(value) or str(value).replace("_", " ")
+
+    @classmethod
+    def house_rules(cls, options: Any) -> str:
+        """The house rules a match plays with, in words ("House rules: Stacking (any),
+        Seven-O"); empty when it plays by the rulebook alone."""
+        from unotable.engine import get_game
+
+        options = options if isinstance(options, Mapping) else {}
+        on = []
+        for option in get_game(cls.game_id).options:
+            value = options.get(option.name, option.default)
+            if option.group != "house" or value == option.default:
+                continue
+            on.append(
+                option.label
+                if option.kind == "bool"
+                else f"{option.label} ({cls.choice_label(option.name, value)})"
+            )
+        return f"House rules: {', '.join(on)}" if on else ""
 
     # -- the log --------------------------------------------------------------------------
 

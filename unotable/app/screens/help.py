@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Mapping
 from importlib.resources import files
 from typing import Any, ClassVar
 
@@ -67,15 +68,43 @@ class RulesScreen(Screen[None]):
         Binding("tab", "next_game", "Next game", id="rules.next-game"),
     ]
 
-    def __init__(self, game: str) -> None:
+    def __init__(self, game: str, options: Mapping[str, Any] | None = None) -> None:
+        """``options``: the table's, when opened from a table (its house rules come first)."""
         super().__init__(classes="rules")
         self.game = game if game in help_games() else DEFAULT_GAME
+        self.options = options
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
         with Vertical(id="rules-box"):
-            yield _Viewer(rules_text(self.game), show_table_of_contents=False, id="rules-text")
+            yield _Viewer(self._page(self.game), show_table_of_contents=False, id="rules-text")
         yield Footer()
+
+    def _page(self, game: str) -> str:
+        """The rules, after this table's house rules when it plays with any (RULES §4)."""
+        text = rules_text(game)
+        if self.options is None:
+            return text
+        from unotable.engine import get_game
+
+        from ..games import presentation_class
+
+        words = presentation_class(game)
+        on = [
+            option
+            for option in get_game(game).options
+            if option.group == "house"
+            and self.options.get(option.name, option.default) != option.default
+        ]
+        if not on:
+            return text
+        lines = ["# House rules at this table", "", "Not in the rulebook; chosen in the lobby.", ""]
+        for option in on:
+            value = self.options.get(option.name)
+            said = "" if option.kind == "bool" else f" ({words.choice_label(option.name, value)})"
+            help_text = words.option_help.get(option.name, option.help)
+            lines.append(f"- **{option.label}{said}**: {help_text}")
+        return "\n".join(lines) + "\n\n" + text
 
     def on_mount(self) -> None:
         for text in self.query("#rules-text"):  # none if the screen closed while it opened
@@ -86,7 +115,7 @@ class RulesScreen(Screen[None]):
         index = (games.index(self.game) + 1) % len(games)
         self.game = games[index]
         viewer = self.query_one(_Viewer)
-        viewer.document.update(rules_text(self.game))
+        viewer.document.update(self._page(self.game))
         viewer.scroll_home(animate=False)
 
     def action_close(self) -> None:

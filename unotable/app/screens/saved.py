@@ -14,7 +14,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from ..games import game_titles
+from ..games import game_titles, presentation_class
 from .common import ConfirmScreen, TooSmall
 
 
@@ -59,8 +59,11 @@ class SavedMatchesScreen(Screen[str | None]):
         titles = game_titles()
         for m in matches:
             totals = "–" if m.totals is None else " ".join(str(t) for t in m.totals)
+            title = titles.get(m.game, m.game)
+            if m.game in titles and presentation_class(m.game).house_rules(m.options):
+                title += " + house rules"
             table.add_row(
-                Text(titles.get(m.game, m.game)),  # Text: names are never markup
+                Text(title),  # Text: names are never markup
                 Text(", ".join(m.players)),
                 "–" if m.hand is None else str(m.hand),
                 totals,

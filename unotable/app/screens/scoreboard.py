@@ -86,6 +86,9 @@ class ScoreboardScreen(ModalScreen[str]):
         with Vertical(id="score-box"):
             title = "Match over" if c.over else f"{self.game.round_word} {result.number} is over"
             yield Label(title, classes="dialog-title")
+            house = self.game.house_rules(options_of(c))
+            if house:
+                yield Label(house, classes="dialog-hint", markup=False)
             with VerticalScroll(id="score-scroll"):
                 yield Static(self.table(names, ascii_only), id="score-table")
                 yield Static(self.summary(names), id="score-summary")

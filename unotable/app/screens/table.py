@@ -709,7 +709,7 @@ class TableScreen(Screen[None]):
     def action_rules(self) -> None:
         from .help import RulesScreen
 
-        self._user_screen(RulesScreen(self.game_id))
+        self._user_screen(RulesScreen(self.game_id, getattr(self.snap.view, "options", None)))
 
     def action_settings(self) -> None:
         from .settings import SettingsScreen

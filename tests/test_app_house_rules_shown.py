@@ -68,8 +68,8 @@ async def test_f1_at_the_table_shows_its_house_rules_first() -> None:
             await start(pilot, controller("uno", ["human", "first"], seed=3, **options))
             await settle(pilot)
             await pilot.press("f1")
-            await until(pilot, lambda: isinstance(app.screen, RulesScreen), "no rules")
-            await until(pilot, lambda: "UNO" in screen_text(app), "rules not drawn")
+            await until(pilot, lambda a=app: isinstance(a.screen, RulesScreen), "no rules")
+            await until(pilot, lambda a=app: "UNO" in screen_text(a), "rules not drawn")
             text = screen_text(app)
             assert ("House rules at this table" in text and "Seven-O" in text) == said
             assert ("Stacking (+4 on +2 too)" in text) == said

@@ -300,6 +300,13 @@ class GamePresentation(ABC):
     def house_rules(cls, options: Any) -> str:
         """The house rules a match plays with, in words ("House rules: Stacking (any),
         Seven-O"); empty when it plays by the rulebook alone."""
+        on = [words for words, _ in cls.house_rules_on(options)]
+        return f"House rules: {', '.join(on)}" if on else ""
+
+    @classmethod
+    def house_rules_on(cls, options: Any) -> list[tuple[str, Any]]:
+        """Each house rule ``options`` turn on: its words ("Stacking (any)") and its
+        OptionSpec (RULES §4: the engine's options of group "house")."""
         from unotable.engine import get_game
 
         options = options if isinstance(options, Mapping) else {}
@@ -308,12 +315,9 @@ class GamePresentation(ABC):
             value = options.get(option.name, option.default)
             if option.group != "house" or value == option.default:
                 continue
-            on.append(
-                option.label
-                if option.kind == "bool"
-                else f"{option.label} ({cls.choice_label(option.name, value)})"
-            )
-        return f"House rules: {', '.join(on)}" if on else ""
+            said = "" if option.kind == "bool" else f" ({cls.choice_label(option.name, value)})"
+            on.append((option.label + said, option))
+        return on
 
     # -- the log --------------------------------------------------------------------------
 

@@ -85,25 +85,16 @@ class RulesScreen(Screen[None]):
         text = rules_text(game)
         if self.options is None:
             return text
-        from unotable.engine import get_game
-
         from ..games import presentation_class
 
         words = presentation_class(game)
-        on = [
-            option
-            for option in get_game(game).options
-            if option.group == "house"
-            and self.options.get(option.name, option.default) != option.default
-        ]
+        on = words.house_rules_on(self.options)
         if not on:
             return text
         lines = ["# House rules at this table", "", "Not in the rulebook; chosen in the lobby.", ""]
-        for option in on:
-            value = self.options.get(option.name)
-            said = "" if option.kind == "bool" else f" ({words.choice_label(option.name, value)})"
+        for said, option in on:
             help_text = words.option_help.get(option.name, option.help)
-            lines.append(f"- **{option.label}{said}**: {help_text}")
+            lines.append(f"- **{said}**: {help_text}")
         return "\n".join(lines) + "\n\n" + text
 
     def on_mount(self) -> None:

@@ -1,11 +1,13 @@
 """The card tracker's counting: what a careful player remembers of this hand, as plain data.
 
-Only public facts go in: the events as the viewer saw them (cards played, turned up,
-revealed Creepers, cards drawn face up into trick piles, UNO calls), the public table of
-the view (hand sizes, voids, points taken, the draw pile) and the viewer's own hand.
-A card drawn into someone's hand, a card passed, a hand shown in a challenge: none of it
-is counted, even when the viewer's copy of the event shows it. So two positions the
-viewer cannot tell apart always give the same counts.
+What goes in: the events as the viewer saw them (cards played, turned up, revealed
+Creepers, cards drawn face up into trick piles, UNO calls), the public table of the view
+(hand sizes, voids, points taken, the draw pile), the viewer's own hand and, in UNO, the
+cards the view says the viewer knows another seat holds (``view.known``: a revealed
+Creeper, a hand a challenge showed it, and with Seven-O the hand it gave away; RULES
+§4.2). The events themselves are never read for hidden cards: a card drawn into someone's
+hand, a card passed, a hand shown in a challenge count only as far as the view still
+knows them held. So two positions the viewer cannot tell apart always give the same counts.
 
 ``track(game_id, view, events)`` returns an :class:`UnoTrack` or a :class:`HeartsTrack`;
 ``unotable.app.widgets.tracker`` draws it. Nothing here imports rich or textual.
@@ -30,7 +32,7 @@ class ColourCount:
     on_pile: int  # in the discard pile now
     reshuffled: int  # went back into the draw pile with a reshuffle
     yours: int  # in the viewer's hand
-    unseen: int  # neither on the discard pile nor in the viewer's hand
+    unseen: int  # not on the discard pile, not in the viewer's hand, not known in another's
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +56,9 @@ class UnoTrack:
     draw_pile: int | None  # None: the game's view does not show it
     reshuffles: int
     discard: tuple[Any, ...]  # the discard pile as the events rebuild it (bottom first)
+    # per seat: the cards the viewer knows it holds (its own seat: none), in the engine's
+    # order; they move with a hand that is swapped or passed (RULES §4.2)
+    known: tuple[tuple[Any, ...], ...] = ()
 
 
 # -- Hearts -------------------------------------------------------------------------------
@@ -161,6 +166,8 @@ def track_uno(game_id: str, view: Any, events: Sequence[Event]) -> UnoTrack:
     plain = Counter(key(card) for card in facts.deck if not card.wild)
     on_pile = Counter(key(card) for card in pile)
     yours = Counter(key(card) for card in view.hand)
+    known = known_held(view)
+    elsewhere = Counter(key(card) for cards in known for card in cards)
     colours = tuple(
         ColourCount(
             letter,
@@ -168,7 +175,7 @@ def track_uno(game_id: str, view: Any, events: Sequence[Event]) -> UnoTrack:
             on_pile[letter],
             reshuffled[letter],
             yours[letter],
-            max(0, plain[letter] - on_pile[letter] - yours[letter]),
+            max(0, plain[letter] - on_pile[letter] - yours[letter] - elsewhere[letter]),
         )
         for letter in facts.suits
     )
@@ -186,7 +193,18 @@ def track_uno(game_id: str, view: Any, events: Sequence[Event]) -> UnoTrack:
         draw_pile=getattr(view, "draw_pile_size", None),
         reshuffles=reshuffles,
         discard=tuple(pile),
+        known=known,
     )
+
+
+def known_held(view: Any) -> tuple[tuple[Any, ...], ...]:
+    """Per seat, the cards ``view`` knows that seat holds; none for the viewer's own seat
+    (its hand is counted as its own) and none where a game's view has no ``known``."""
+    players = int(view.players)
+    known = tuple(getattr(view, "known", ()) or ())
+    if len(known) != players:
+        return ((),) * players
+    return tuple(() if seat == view.seat else tuple(cards) for seat, cards in enumerate(known))
 
 
 def deck_of(game_id: str) -> tuple[Any, ...]:
@@ -271,5 +289,6 @@ __all__ = [
     "UnoTrack",
     "WildPlay",
     "hand_events",
+    "known_held",
     "track",
 ]

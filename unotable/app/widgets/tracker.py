@@ -1,8 +1,9 @@
 """The card tracker panel (K): what a careful player would remember of this hand.
 
-The counting is ``unotable.app.tracker`` (public facts only); this panel keeps the
-viewer's events of the match as the table's snapshots bring them in, and draws the counts
-in the game's own card labels and colour words.
+The counting is ``unotable.app.tracker`` (public facts, and the cards the viewer's own
+view knows in other hands); this panel keeps the viewer's events of the match as the
+table's snapshots bring them in, and draws the counts in the game's own card labels and
+colour words.
 """
 
 from __future__ import annotations
@@ -84,6 +85,10 @@ def render_uno(t: UnoTrack, seats: Seats, cards: GamePresentation) -> Text:
     creepers = [(s, str(n) if n > 1 else "") for s, n in enumerate(t.creepers) if n]
     if creepers:
         text.append(f"Creepers shown: {_seat_list(seats, creepers)}\n")
+    for seat, held in enumerate(t.known):  # a challenge showed them, or a Seven-O hand moved
+        if held:
+            text.append(f"{seats.subject(seat)} holds (known): ", style=BOLD)
+            text.append(cards.card_list(held) + "\n")
     arrow = "->" if cards.ascii_only else "→"
     shown = []
     if t.last_wild is not None and t.last_wild is not t.last_wd4:

@@ -4,6 +4,14 @@ What a seat knows of the others' hands is ``view.known``: the cards a challenge 
 it, the Creepers revealed to all, and with Seven-O (RULES §4.2) the whole hand it gave
 away and whatever it knew of a hand that moved; every such card is dealt to the seat now
 holding it. The rest of each hand is unseen and dealt at random.
+
+Who knows what goes into the sampled match too, as far as the seat can tell: what all
+know (``view.known_to_all``: revealed Creepers, in the hand now holding them) is public
+there, the rest of ``view.known`` is the seat's own. What the others know privately (a
+hand they gave away, a hand a challenge showed them) is left out: the view does not carry
+it and often cannot (when a hand that someone once saw reaches this seat, which of its
+cards were drawn since is the former holder's secret), no card's place depends on it, and
+the playouts read the sampled hands themselves rather than anyone's knowledge.
 """
 
 from __future__ import annotations
@@ -14,7 +22,7 @@ from collections.abc import Mapping
 from operator import attrgetter
 
 from ..core import GameSpec, Match
-from .cards import COLOR_INDEX, CREEPER_CARD, MATCH, WD4, UnoCard
+from .cards import COLOR_INDEX, MATCH, WD4, UnoCard
 from .match import PENDING_CHALLENGE, PENDING_DRAWN, UnoMatch
 from .view import UnoView
 
@@ -63,17 +71,26 @@ def determinize(
     pool.subtract(view.discard)
     hands: list[list[UnoCard]] = [[] for _ in range(n)]
     hands[me] = list(view.hand)
+    to_all = view.known_to_all
     for seat, cards in enumerate(view.known):
+        public = list(to_all[seat]) if seat < len(to_all) else []
         if seat == me:
-            match.public_known[me] = list(cards)  # our revealed Creepers, as all know them
+            match.public_known[me] = public if to_all else list(cards)  # as all know them
             continue
         for card in cards:
             if pool[card] > 0 and len(hands[seat]) < view.hand_sizes[seat]:
                 pool[card] -= 1
                 hands[seat].append(card)
-        creepers = [c for c in hands[seat] if c is CREEPER_CARD]
-        match.public_known[seat] = creepers[: view.revealed[seat]]
-        if len(hands[seat]) > len(match.public_known[seat]):
+        # what everyone knows stays everyone's, in the hand that holds it now (not the
+        # hand that revealed it: RULES §4.2); the rest of what we know is ours alone
+        held = Counter(hands[seat])
+        shown: list[UnoCard] = []
+        for card in public:
+            if held[card] > 0:
+                held[card] -= 1
+                shown.append(card)
+        match.public_known[seat] = shown
+        if len(hands[seat]) > len(shown):
             match.private_known[seat][me] = list(hands[seat])
     unseen = list(pool.elements())
     rng.shuffle(unseen)

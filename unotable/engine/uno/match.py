@@ -1205,6 +1205,7 @@ class UnoMatch(Match):
             pending_draw=self.draw_count,
             pending_draw_target=self.current if self.draw_count else None,
             hand_moves=tuple(self.hand_moves),
+            known_to_all=tuple(map(tuple, self.public_known)),
         )
 
     def _own_rng(self) -> random.Random:

@@ -43,3 +43,7 @@ class UnoView(View):
     # H-2: each swap or pass of hands this hand, in order, as the seat each seat's hand
     # went to (``moves[k][s]``: the new holder of the hand seat s held)
     hand_moves: tuple[tuple[int, ...], ...] = ()
+    # per seat: the cards everyone knows it holds (revealed Creepers; with Seven-O they stay
+    # public in the hand they move with, RULES §4.2). ``known`` adds what this seat alone
+    # was shown; a spectator's ``known`` is exactly this. () in views made before it existed
+    known_to_all: tuple[tuple[UnoCard, ...], ...] = ()

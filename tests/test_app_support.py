@@ -105,45 +105,28 @@ async def until(pilot: Any, check: Any, what: str, limit: int = 2000) -> None:
 
 
 async def footer_drawn(pilot: Any, limit: int = 500) -> None:
-    """Pause until the footer shows exactly the screen's active keys (before a snapshot)."""
-    from textual.widgets import Footer
-    from textual.widgets._footer import FooterKey
-
+    """Pause until the keys bar shows exactly the screen's keys (before a snapshot)."""
     from unotable.app.widgets.keysbar import KeysBar
 
     steady = 0
     for _ in range(limit):
         await pilot.pause()
         # the keys on screen: the top screen's, or the one under a dialog that has none
-        with_footer = [s for s in pilot.app.screen_stack if s.query(Footer) or s.query(KeysBar)]
-        if not with_footer:
+        with_keys = [s for s in pilot.app.screen_stack if s.query(KeysBar)]
+        if not with_keys:
             return
-        screen = with_footer[-1]
-        if screen.query(KeysBar):  # the table's own bar: its words are the enabled keys
-            bar = screen.query(KeysBar).first()
-            wanted: list[str] = []
-            for _, b, enabled, _ in screen.active_bindings.values():
-                entry = f"{pilot.app.get_key_display(b)} {b.description}"
-                if b.show and enabled and not any(w.endswith(f" {b.description}") for w in wanted):
-                    wanted.append(entry)
-            steady = steady + 1 if bar.words().split() == " ".join(wanted).split() else 0
-            if steady >= 3:
-                return
-            continue
-        footer = screen.query(Footer).first()
-        expected = {
-            (binding.action, not enabled)
-            for _, binding, enabled, _ in screen.active_bindings.values()
-            if binding.show
-        }
-        drawn = {
-            (key.action, key.disabled)
-            for key in footer.query(FooterKey)
-            if not key.has_class("-command-palette")
-        }
-        # a recompose may still be pending and blank the footer for a frame: wait until
-        # the right keys have stayed drawn through a few pauses
-        steady = steady + 1 if drawn == expected and footer._bindings_ready else 0
+        screen = with_keys[-1]
+        bar = screen.query(KeysBar).first()
+        wanted: list[str] = []
+        for _, b, _enabled, _ in screen.active_bindings.values():
+            entry = f"{pilot.app.get_key_display(b)} {b.description}"
+            if b.show and not any(w.endswith(f" {b.description}") for w in wanted):
+                wanted.append(entry)
+        words = bar.words().split()
+        # the bar may end with the command palette's key
+        steady = (
+            steady + 1 if words[: len(" ".join(wanted).split())] == " ".join(wanted).split() else 0
+        )
         if steady >= 3:
             return
     raise AssertionError("the footer never showed the screen's keys")

@@ -9,12 +9,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Label, OptionList, Static
+from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from unotable.tables.protocol import MAX_CHAT, QUICK_PHRASES
 
 from ..widgets.choices import Choices
+from ..widgets.keysbar import KeysBar
 
 ChatLine = tuple[str | None, int | None]  # (a free line, None) or (None, a phrase's index)
 
@@ -34,7 +35,7 @@ class ChatScreen(ModalScreen[ChatLine | None]):
             )
             yield Input(placeholder="or type a line and press Enter", max_length=MAX_CHAT)
             yield Static("A number or Enter sends a phrase; Esc goes back", classes="dialog-hint")
-        yield Footer()
+        yield KeysBar()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

@@ -11,10 +11,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Label, OptionList, Static
+from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..widgets.choices import Choices
+from ..widgets.keysbar import KeysBar
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 
@@ -99,7 +100,7 @@ class ChoiceScreen(ModalScreen[str | None]):
             yield Choices(*options, id="choices")
             hint = "Enter or a number to choose" + (", Esc to go back" if self.cancellable else "")
             yield Static(hint, classes="dialog-hint")
-        yield Footer()  # the dialog's own keys, not the table's underneath
+        yield KeysBar()  # the dialog's own keys, not the table's underneath
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.cancellable if action == "cancel" else True

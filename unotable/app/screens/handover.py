@@ -9,8 +9,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
+from ..widgets.keysbar import KeysBar
 from .common import TooSmall
 
 
@@ -46,7 +47,7 @@ class HandOverScreen(Screen[str]):
                     ),
                     id="handover-catch",
                 )
-        yield Footer()
+        yield KeysBar()
 
     def on_mount(self) -> None:
         self.refresh_bindings()

@@ -12,8 +12,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Markdown, MarkdownViewer, Static
+from textual.widgets import Markdown, MarkdownViewer, Static
 
+from ..widgets.keysbar import KeysBar
 from .common import TooSmall
 
 DEFAULT_GAME = "uno"
@@ -78,7 +79,7 @@ class RulesScreen(Screen[None]):
         yield TooSmall()
         with Vertical(id="rules-box"):
             yield _Viewer(self._page(self.game), show_table_of_contents=False, id="rules-text")
-        yield Footer()
+        yield KeysBar()
 
     def _page(self, game: str) -> str:
         """The rules, after this table's house rules when it plays with any (RULES §4)."""

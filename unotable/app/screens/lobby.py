@@ -16,6 +16,7 @@ from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..widgets.choices import Choices
+from ..widgets.keysbar import KeysBar
 from .common import TooSmall
 
 if TYPE_CHECKING:
@@ -162,8 +163,6 @@ class LobbyScreen(Screen[None]):
             self.call_later(self._fill)
 
     async def _fill(self) -> None:
-        from textual.widgets import Footer
-
         from unotable.controller.seats import DEFAULT_NAMES, HUMAN
 
         app: Any = self.app
@@ -172,7 +171,7 @@ class LobbyScreen(Screen[None]):
         self.seat_kinds = [HUMAN] + ["normal"] * (MAX_SEATS - 1)
         self._restore(app.prefs.last_setup)
         right_side = self.query_one("#lobby-right").mount_all(self._right_side())
-        footer = self.mount(Footer(compact=True))
+        footer = self.mount(KeysBar())
         await right_side
         await footer
         self.filled = True

@@ -8,12 +8,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Label, RichLog
+from textual.widgets import Label, RichLog
 
 from unotable.controller import Snapshot
 
 from ..describe import describe
 from ..games import GamePresentation
+from ..widgets.keysbar import KeysBar
 
 
 class LogScreen(ModalScreen[None]):
@@ -30,7 +31,7 @@ class LogScreen(ModalScreen[None]):
         with Vertical(classes="dialog", id="log-box"):
             yield Label("The log so far", classes="dialog-title")
             yield RichLog(id="full-log", wrap=True, markup=False)
-        yield Footer()
+        yield KeysBar()
 
     def on_mount(self) -> None:
         log = self.query_one(RichLog)

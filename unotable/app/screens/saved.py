@@ -12,9 +12,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from ..games import game_titles, presentation_class
+from ..widgets.keysbar import KeysBar
 from .common import ConfirmScreen, TooSmall
 
 
@@ -40,7 +41,7 @@ class SavedMatchesScreen(Screen[str | None]):
         table.add_columns("Game", "Players", "Hand", "Totals", "Last played", "")
         yield table
         yield Static("", id="saved-message")
-        yield Footer()
+        yield KeysBar()
 
     def on_mount(self) -> None:
         self.fill()
@@ -159,7 +160,7 @@ class WatchScreen(Screen[None]):
         yield Static("", id="watch-title")
         with VerticalScroll():
             yield Static("", id="watch-frame")
-        yield Footer()
+        yield KeysBar()
 
     def on_mount(self) -> None:
         self.action_reload()

@@ -11,11 +11,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Label, Static
+from textual.widgets import Button, Label, Static
 
 from unotable.controller import Snapshot
 
 from ..games import GamePresentation, presentation_for
+from ..widgets.keysbar import KeysBar
 from ..words import Seats
 from .common import TooSmall
 
@@ -102,7 +103,7 @@ class ScoreboardScreen(ModalScreen[str]):
                     yield Button("Quit", id="quit", compact=True)
                 else:
                     yield Button("Next hand", id="next", variant="primary", compact=True)
-        yield Footer()
+        yield KeysBar()
 
     def on_mount(self) -> None:
         buttons = self.query(Button)  # none if it was closed before it was built

@@ -21,13 +21,14 @@ from textual.css.query import NoMatches
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Input, Label, OptionList, Static
+from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from unotable.tables.client import TableClient
 from unotable.tables.protocol import ProtocolError
 
 from ..widgets.choices import Choices
+from ..widgets.keysbar import KeysBar
 
 REFRESH_SECONDS = 2.0
 ANSWER_SECONDS = 10.0
@@ -80,7 +81,7 @@ class SharedTablesScreen(Screen[None]):
         yield Static("Shared tables on this server", id="shared-title")
         yield Choices(id="shared-list")
         yield Static("", id="shared-message")
-        yield Footer(compact=True)
+        yield KeysBar()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
@@ -290,7 +291,7 @@ class CodeScreen(ModalScreen[str | None]):
             yield Label("Your seat's rejoin code", classes="dialog-title")
             yield Input(placeholder="six letters and digits, as the table showed", max_length=12)
             yield Static("Enter sits you down; Esc goes back", classes="dialog-hint")
-        yield Footer()
+        yield KeysBar()
 
     @on(Input.Submitted)
     def _entered(self, event: Input.Submitted) -> None:
@@ -332,7 +333,7 @@ class SeatPlanScreen(ModalScreen[list[int] | None]):
             yield Static(
                 "Enter creates it, or on a seat switches it; Esc goes back", classes="dialog-hint"
             )
-        yield Footer()
+        yield KeysBar()
 
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:

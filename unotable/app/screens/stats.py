@@ -9,10 +9,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from unotable.engine import game_ids
 from unotable.store.history import HistoryEntry, finished_matches, stats_from_entries
+
+from ..widgets.keysbar import KeysBar
 
 RECENT = 20
 PLAYER_COLUMNS = (
@@ -63,7 +65,7 @@ class StatsScreen(Screen[None]):
         yield Static(id="matches-title", classes="stats-title")
         yield DataTable(id="matches", cursor_type="row", zebra_stripes=True)
         yield Static(id="replay-hint", classes="stats-title")
-        yield Footer()
+        yield KeysBar()
 
     def on_mount(self) -> None:
         data_dir = self._resolve_data_dir()

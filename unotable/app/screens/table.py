@@ -146,7 +146,7 @@ class TableScreen(Screen[None]):
         with Vertical(id="hand-box"):
             yield HandView(id="hand")
         yield Static("", id="status")
-        yield KeysBar(id="keys")
+        yield KeysBar(id="keys", palette=False)
 
     def on_mount(self) -> None:
         if not self.query("#log"):

@@ -1,10 +1,11 @@
-"""The table's keys in one line: what Textual's Footer shows, drawn as text.
+"""A screen's keys in one line: what Textual's Footer shows, drawn as text.
 
-Textual's Footer rebuilds a widget per key whenever the keys change, and at a card table
-they change on nearly every turn (Play and Draw come and go): that costs a recompose per
-move, and the old key widgets stay referenced (Textualize/textual#6666), so memory grows
-over a long match. This bar is one widget whose text is redrawn only when it changes.
-Each key is clickable, as in the Footer.
+Textual's Footer mounts a widget per key and rebuilds them all whenever the keys change:
+at a card table that is nearly every turn, it costs a restyle of every key (the largest
+single cost of opening a dialog), and the old key widgets stay referenced
+(Textualize/textual#6666), so memory grows over a long match. This bar is one widget whose
+text is redrawn only when it changes, on every screen. Each key is clickable, as in the
+Footer; a key whose action is off for now is shown dimmed, as the Footer does.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from rich.style import Style
+from rich.table import Table
 from rich.text import Text
+from textual.screen import Screen
 from textual.widgets import Static
 
 
@@ -26,31 +29,61 @@ class KeysBar(Static):
     }
     """
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, *, palette: bool = True, **kwargs: Any) -> None:
+        """``palette``: end the line with the command palette's key, as the Footer does."""
         super().__init__("", markup=False, **kwargs)
+        self.palette = palette
         self._shown = ""
+        self._drawn: tuple[str, str, list[tuple[str, bool]]] = ("", "", [])
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+        self.show_keys()
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _bindings_changed(self, screen: Screen[Any]) -> None:
+        if self.is_attached and screen is self.screen:
+            self.show_keys()
 
     def show_keys(self) -> None:
-        """The screen's shown and enabled bindings, as remapped, in binding order."""
-        screen = self.screen
-        key_style = Style(bold=True, color="default") if self.app.no_color else Style(bold=True)
+        """The screen's shown bindings, as remapped, in binding order."""
+        app = self.app
+        active = self.screen.active_bindings
+        key_style = Style(bold=True, color="default") if app.no_color else Style(bold=True)
+        off = Style(dim=True)
         text = Text(no_wrap=True, overflow="ellipsis")
         seen: set[tuple[str, str]] = set()
-        for active in screen.active_bindings.values():
-            binding = active.binding
+        drawn: list[tuple[str, bool]] = []  # what the line shows: each key, and whether it is on
+        for entry in active.values():
+            binding = entry.binding
             what = (binding.action, binding.description)
-            if not binding.show or not active.enabled or what in seen:
+            if not binding.show or what in seen:
                 continue  # one entry per action: "enter,space" shows its first key
             seen.add(what)
-            click = Style(meta={"@click": f"screen.{binding.action}"})
-            key = self.app.get_key_display(binding)
+            drawn.append((binding.action, entry.enabled))
+            # a click presses the key, so it reaches the binding wherever it lives
+            key = binding.key.split(",")[0].strip()
+            click = Style(meta={"@click": f"app.simulate_key({key!r})"}) if entry.enabled else off
             text.append(" " if text else "")
-            text.append(key, style=key_style + click)
+            text.append(app.get_key_display(binding), style=key_style + click)
             text.append(f" {binding.description}", style=click)
+        palette = active.get(app.COMMAND_PALETTE_BINDING) if self.palette else None
+        right = Text(no_wrap=True)
+        if palette is not None and app.ENABLE_COMMAND_PALETTE:
+            click = Style(meta={"@click": "app.command_palette"})
+            right.append(app.get_key_display(palette.binding), style=key_style + click)
+            right.append(" Commands ", style=click)
         text = Text(" ") + text if text else text
-        if text.plain != self._shown:
-            self._shown = text.plain
-            self.update(text, layout=False)  # one line, always: no layout of the screen
+        if (text.plain, right.plain, drawn) != self._drawn:
+            self._drawn = (text.plain, right.plain, drawn)
+            self._shown = f"{text.plain}  {right.plain}".strip()
+            line = Table.grid(expand=True)
+            line.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+            line.add_column(justify="right", no_wrap=True)
+            line.add_row(text, right)  # the palette's key at the right edge, as in the Footer
+            self.update(line, layout=False)  # one line, always: no layout of the screen
 
     def words(self) -> str:
         return self._shown

@@ -1,0 +1,87 @@
+"""Every screen shows its keys in the app's own one-line bar (no Textual Footer): the
+screen's keys in order, the command palette's at the right, and a click presses the key."""
+
+from __future__ import annotations
+
+import gc
+from typing import Any
+
+from test_app_support import controller, make_app, settle, start, until
+from textual.widget import Widget
+from textual.widgets import Footer
+
+from unotable.app.screens.help import RulesScreen
+from unotable.app.screens.table import TableScreen
+from unotable.app.widgets.keysbar import KeysBar
+
+
+async def lobby_bar(pilot: Any) -> KeysBar:
+    def drawn() -> bool:
+        bars = pilot.app.screen.query(KeysBar)
+        return bool(bars) and "Quit" in bars.first().words() and bars.first().region.width > 0
+
+    await until(pilot, drawn, "the lobby's keys, laid out")
+    return pilot.app.screen.query_one(KeysBar)
+
+
+async def click_word(pilot: Any, bar: KeysBar, word: str) -> None:
+    await until(pilot, lambda: bar.region.width > 0, "the bar laid out")
+    column = bar.words().index(word)  # the line starts with a space: this is inside the word
+    assert await pilot.click(bar, offset=(column + 1, 0))
+
+
+async def test_the_lobby_bar_lists_its_keys_and_the_palette_at_the_right() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        bar = await lobby_bar(pilot)
+        words = bar.words()
+        assert words.startswith("s Start o Settings t Stats f1 Rules ? Keys q Quit")
+        assert words.endswith("^p Commands")
+        assert not app.screen.query(Footer)
+
+
+async def test_a_click_on_a_key_in_the_bar_presses_that_key() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        bar = await lobby_bar(pilot)
+        await click_word(pilot, bar, "Rules")
+        await until(pilot, lambda: isinstance(app.screen, RulesScreen), "the rules screen")
+
+
+async def test_a_click_on_the_tables_draw_key_draws() -> None:
+    app = make_app()
+    ctrl = controller("uno", ["human", "first", "first"], seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start(pilot, ctrl)
+        table = await settle(pilot)
+        assert isinstance(table, TableScreen)
+        before = len(ctrl.match.history)
+        bar = table.query_one(KeysBar)
+        await until(pilot, lambda: " Draw" in bar.words(), "the Draw key")
+        assert "Commands" not in bar.words()  # the table's bar keeps its room for its keys
+        await click_word(pilot, bar, "Draw")
+        await until(pilot, lambda: len(ctrl.match.history) > before, "a draw")
+        assert ctrl.match.history[before][1].kind == "draw"
+
+
+async def test_dialogs_opened_and_closed_leave_no_key_widgets_behind() -> None:
+    """Textual's Footer made a widget per key per dialog; the bar is one widget."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await lobby_bar(pilot)
+
+        def live() -> int:
+            gc.collect()
+            return sum(1 for thing in gc.get_objects() if isinstance(thing, Widget))
+
+        await pilot.press("f1")
+        await until(pilot, lambda: isinstance(app.screen, RulesScreen), "the rules")
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, RulesScreen), "the lobby")
+        first = live()
+        for _ in range(10):
+            await pilot.press("f1")
+            await until(pilot, lambda: isinstance(app.screen, RulesScreen), "the rules")
+            await pilot.press("escape")
+            await until(pilot, lambda: not isinstance(app.screen, RulesScreen), "the lobby")
+        assert live() - first < 20

@@ -2,7 +2,8 @@
 
 Used by the SSH server: each session gets a ``PtyChild``. The child is a session leader
 whose controlling terminal is the pty, so the kernel signals it on resize (SIGWINCH) and
-on hang-up (SIGHUP, also when this server dies without cleaning up).
+on hang-up (SIGHUP, also when this server dies without cleaning up). The child is started
+here (``PtyChild.spawn``) or forked by the session launcher (serve/prefork.py).
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ import signal
 import struct
 import sys
 import termios
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Protocol
 
 # Only these may come from the client; it can send any variable.
 CLIENT_ENV_ALLOWED = ("COLORTERM", "LANG")
@@ -47,9 +49,14 @@ TERMINAL_RESET = (
 )
 
 
+def app_args(data_dir: Path) -> list[str]:
+    """The arguments of ``unotable`` for one player's table."""
+    return ["--data-dir", str(data_dir)]
+
+
 def app_argv(data_dir: Path) -> list[str]:
     """The command that runs one player's table."""
-    return [sys.executable, "-m", "unotable", "--data-dir", str(data_dir)]
+    return [sys.executable, "-m", "unotable", *app_args(data_dir)]
 
 
 def app_command(data_dir: Path) -> str:
@@ -99,13 +106,31 @@ def _take_controlling_terminal() -> None:
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
+class ChildProcess(Protocol):
+    """What a PtyChild needs of its process: an ``asyncio.subprocess.Process``, or a
+    session forked by the launcher (serve/prefork.py)."""
+
+    pid: int
+
+    @property
+    def returncode(self) -> int | None: ...
+
+    async def wait(self) -> int: ...
+
+
 class PtyChild:
     """A child process whose stdin, stdout and stderr are one pty; we hold the master."""
 
-    def __init__(self, process: asyncio.subprocess.Process, master: int) -> None:
+    def __init__(
+        self,
+        process: ChildProcess,
+        master: int,
+        release: Callable[[], None] | None = None,
+    ) -> None:
         self.process = process
         self.pid = process.pid
         self._master = master
+        self._release = release  # called at close: the process is no longer ours to watch
         self._pending = bytearray()
         self._writer_added = False
         self._drained = asyncio.Event()
@@ -212,6 +237,11 @@ class PtyChild:
         if len(self._pending) <= INPUT_HIGH_WATER:
             self._drained.set()
 
+    @property
+    def returncode(self) -> int | None:
+        """The exit status once known; negative: killed by that signal."""
+        return self.process.returncode
+
     async def wait(self) -> int:
         return await self.process.wait()
 
@@ -248,3 +278,5 @@ class PtyChild:
         self._pending.clear()
         self._drained.set()
         os.close(self._master)
+        if self._release is not None:
+            self._release()

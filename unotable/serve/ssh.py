@@ -23,9 +23,17 @@ from typing import Any
 import asyncssh
 
 from unotable.serve import WILDCARD_HOSTS, ServeError, is_loopback
-from unotable.serve.child import ERROR_LOG_ENV, TERMINAL_RESET, PtyChild, app_argv, child_env
+from unotable.serve.child import (
+    ERROR_LOG_ENV,
+    TERMINAL_RESET,
+    PtyChild,
+    app_args,
+    app_argv,
+    child_env,
+)
 from unotable.serve.limits import GuessPenalty, LoginGate, QuietLog
 from unotable.serve.paths import safe_name, user_data_dir
+from unotable.serve.prefork import Launcher, LauncherUnavailable, spawn_pty
 from unotable.tables import IDENTITY_ENV, PLAYER_ENV, TABLES_ENV
 from unotable.tables.service import TableService, open_shared_tables
 
@@ -38,6 +46,7 @@ KEEPALIVE_COUNT_MAX = 3
 HANGUP_GRACE = 2.0
 DRAIN_GRACE = 2.0
 MAX_AUTH_DELAY = 8.0
+FORKED_ERROR_FD = 3  # the error pipe in a forked table: the first after stdin/out/err
 # Shown in the lobby of a player who did not log in with a key.
 SHARED_NAME_NOTICE = (
     "Served without keys: anyone can log in with your user name and continue or replace "
@@ -75,6 +84,10 @@ class SshSettings:
     table_speed: str = "normal"  # how fast computers move at shared tables (tests: instant)
     # The command for one player's table, given their data dir (tests swap in a stub).
     app_argv: Callable[[Path], list[str]] = field(default=app_argv)
+    # Fork each table from a launcher that imported the app once (docs/serve.md, "How a
+    # table starts"); only for the default app_argv, else (or if no launcher can run) each
+    # table is started as its own process.
+    prefork: bool = True
 
 
 def load_host_key(data_dir: Path) -> tuple[asyncssh.SSHKey, Path, bool]:
@@ -402,6 +415,7 @@ class SshTable:
         self._stopping = asyncio.Event()
         self._server: asyncssh.SSHAcceptor | None = None
         self.tables: TableService | None = None  # None: none, or another server's
+        self.launcher: Launcher | None = None
         self.tables_socket: Path | None = None
         self.keys_file = (
             AuthorizedKeysFile(settings.authorized_keys_file, settings.authorized_keys)
@@ -433,6 +447,9 @@ class SshTable:
 
     async def start(self) -> None:
         s = self.settings
+        if s.prefork and s.app_argv is app_argv:
+            self.launcher = Launcher(label=str(s.data_dir))
+            self.launcher.start_soon()  # logins wait for it only if it is not ready yet
         if s.shared_tables:
             self.tables, self.tables_socket = await open_shared_tables(
                 s.data_dir,
@@ -473,6 +490,8 @@ class SshTable:
             await self._server.wait_closed()
         if self.tables is not None:
             await self.tables.stop()
+        if self.launcher is not None:
+            await self.launcher.close()
 
     def _players(self, asking: _Connection) -> int:
         """Tables open, plus logged-in connections holding a place without one (ssh -N)."""
@@ -544,18 +563,8 @@ class SshTable:
             env[IDENTITY_ENV] = f"{who}@{connection.address}"
         # the app's tracebacks come up this pipe into our log, never to the player's terminal
         errors_read, errors_write = os.pipe()
-        env[ERROR_LOG_ENV] = str(errors_write)
         try:
-            child = await PtyChild.spawn(
-                self.settings.app_argv(data_dir),
-                env,
-                cols,
-                rows,
-                xpixels,
-                ypixels,
-                cwd=data_dir,
-                pass_fds=(errors_write,),
-            )
+            child = await self._spawn(data_dir, env, (cols, rows, xpixels, ypixels), errors_write)
         except BaseException:
             os.close(errors_read)
             raise
@@ -589,7 +598,7 @@ class SshTable:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(errors_logged), DRAIN_GRACE)
             errors_logged.cancel()
-        status = child.process.returncode
+        status = child.returncode
         log.info("table closed user=%s pid=%d status=%s", user, child.pid, status)
         if ended_by_app:
             return status if status is not None and status >= 0 else 1
@@ -601,6 +610,32 @@ class SshTable:
             return 1
         _say(process, "unotable: the server is shutting down. Your match is saved.")
         return 0
+
+    async def _spawn(
+        self, data_dir: Path, env: dict[str, str], size: tuple[int, int, int, int], errors: int
+    ) -> PtyChild:
+        """The table's process: forked by the launcher, or else started on its own. Its
+        environment names the error pipe by the number the child has it at."""
+        if self.launcher is not None:
+            try:
+                forked_env = {**env, ERROR_LOG_ENV: str(FORKED_ERROR_FD)}
+                return await spawn_pty(
+                    self.launcher,
+                    app_args(data_dir),
+                    forked_env,
+                    *size,
+                    cwd=data_dir,
+                    fds={errors: FORKED_ERROR_FD},
+                )
+            except LauncherUnavailable as why:
+                self.quiet.info(
+                    ("launcher", "unavailable"),
+                    "session launcher unavailable (%s); the table starts as its own process",
+                    why,
+                )
+        argv = self.settings.app_argv(data_dir)
+        env = {**env, ERROR_LOG_ENV: str(errors)}  # pass_fds keeps our number
+        return await PtyChild.spawn(argv, env, *size, cwd=data_dir, pass_fds=(errors,))
 
     async def _idle(self, activity: _Activity) -> None:
         timeout = self.settings.idle_timeout

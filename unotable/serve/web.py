@@ -1,4 +1,5 @@
-"""The browser table: textual-serve runs one app process per browser tab.
+"""The browser table: textual-serve runs one app process per browser tab (forked from the
+session launcher, serve/prefork.py, on three pipes).
 
 textual-serve has no authentication, so the caller binds to loopback unless told otherwise.
 On top of textual-serve this adds: a websocket ``Origin`` check (another site's page may not
@@ -27,9 +28,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from unotable.serve import WILDCARD_HOSTS, ServeError, is_loopback
-from unotable.serve.child import SESSION_ENV, app_argv, child_env, clamp_size
+from unotable.serve.child import SESSION_ENV, app_args, app_argv, child_env, clamp_size
 from unotable.serve.limits import QuietLog
 from unotable.serve.paths import web_data_dir
+from unotable.serve.prefork import Launcher, LauncherUnavailable, PipedProcess, spawn_piped
 from unotable.tables import IDENTITY_ENV, PLAYER_ENV, TABLES_ENV
 from unotable.tables.service import open_shared_tables
 
@@ -143,6 +145,7 @@ def make_server(
     shared_tables: bool = True,
     tables: dict[str, Any] | None = None,
     limits: WebLimits | None = None,
+    prefork: bool = True,
 ) -> Any:
     import jinja2
     from aiohttp import web
@@ -154,6 +157,9 @@ def make_server(
     quiet = QuietLog(log)  # a flood of refusals: one line a minute per kind
     # the shared tables, started with the server (or another server's on this data dir)
     shared: dict[str, Any] = {"service": None, "socket": None}
+    # tables forked from one process that imported the app (docs/serve.md); the default
+    # command only: a test's stand-in app is started as it is
+    launcher = Launcher(label=str(data_dir)) if prefork and argv is app_argv else None
 
     class Table(AppService):
         """One tab's app: its own process group, allow-listed environment, clamped size."""
@@ -187,12 +193,25 @@ def make_server(
             return env
 
         async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
+            env = self._build_environment(width, height)
+            if launcher is not None:
+                try:
+                    process = await spawn_piped(launcher, app_args(tables_dir), env, tables_dir)
+                except LauncherUnavailable as why:
+                    quiet.info(
+                        ("launcher", "unavailable"),
+                        "session launcher unavailable (%s); the table starts as its own process",
+                        why,
+                    )
+                else:
+                    self._process, self._stdin = process, process.stdin
+                    return process
             self._process = process = await asyncio.create_subprocess_exec(
                 *argv(tables_dir),
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
-                env=self._build_environment(width, height),
+                env=env,
                 cwd=tables_dir,  # relative paths stay in the data dir
                 start_new_session=True,  # so that everything it starts can be killed
             )
@@ -220,6 +239,9 @@ def make_server(
                     os.killpg(process.pid, signal.SIGKILL)
                 await process.wait()
             # textual-serve leaves the pipes to the garbage collector: three per tab.
+            if isinstance(process, PipedProcess):
+                process.close()  # and the launcher may reap it
+                return
             transport = getattr(process, "_transport", None)
             if transport is not None:
                 transport.close()
@@ -378,6 +400,8 @@ def make_server(
 
         async def on_startup(self, app: web.Application) -> None:
             await super().on_startup(app)
+            if launcher is not None:
+                launcher.start_soon()  # a first tab waits for it only if it is not ready
             if shared_tables:
                 shared["service"], shared["socket"] = await open_shared_tables(
                     data_dir, **(tables or {})
@@ -391,6 +415,8 @@ def make_server(
                 await asyncio.wait(set(self._tabs), timeout=shutdown_grace + 2)
             if shared["service"] is not None:
                 await shared["service"].stop()
+            if launcher is not None:
+                await launcher.close()
 
     return TableServer(
         " ".join(argv(tables_dir)),

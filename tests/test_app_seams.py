@@ -23,6 +23,23 @@ from unotable.tables.remote import RemoteTable
 from unotable.tables.service import TableService
 
 
+class Progress:
+    """A play loop's bound that is not the clock: it fails only when nothing moved at the
+    table for many turns of the loop (a hang), however slow the machine is."""
+
+    def __init__(self, state: Any, patience: int = 3000) -> None:
+        self.state = state
+        self.patience = patience
+        self.last = state()
+        self.still = 0
+
+    def check(self, what: str) -> None:
+        now = self.state()
+        self.still = 0 if now != self.last else self.still + 1
+        self.last = now
+        assert self.still < self.patience, f"{what}: nothing moved at the table"
+
+
 async def test_the_results_close_when_a_shared_table_deals_the_next_hand(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -46,9 +63,11 @@ async def test_the_results_close_when_a_shared_table_deals_the_next_hand(
                 bo.until(lambda b: bool(b.snap and b.snap.view.hand_number >= 2))
             )
             (table,) = service.tables.values()
-            for _ in range(3000):
-                if table.controller.match.hand_number >= 2:
-                    break
+            moves = Progress(
+                lambda: (table.controller.match.hand_number, len(table.controller.match.history))
+            )
+            while table.controller.match.hand_number < 2:
+                moves.check("hand 1 never ended")
                 screen = app.screen
                 mine = isinstance(screen, TableScreen) and screen.acting_human() is not None
                 if mine:
@@ -185,9 +204,11 @@ async def test_after_next_hand_the_screen_says_whom_it_waits_for_and_how_long(
             await until(pilot, lambda: isinstance(app.screen, TableScreen), "no table")
             screen = app.screen
             plays = asyncio.ensure_future(ann.until(lambda b: b.snap.hand_over))
-            for _ in range(3000):
-                if isinstance(app.screen, ScoreboardScreen):
-                    break
+            moves = Progress(
+                lambda: (table.controller.match.hand_number, len(table.controller.match.history))
+            )
+            while not isinstance(app.screen, ScoreboardScreen):
+                moves.check("the hand never ended")
                 if app.screen is screen and screen.acting_human() is None:
                     await pilot.pause(0.01)
                 else:

@@ -44,7 +44,7 @@ from unotable.app.screens.shared import SeatPlanScreen
 from unotable.app.screens.table import TableScreen
 from unotable.tables.service import TableService
 
-KEYS_PER_SCENARIO = 500
+KEYS_PER_SCENARIO = 350
 # leaving the app outright ends a run early: rarer, so the storm visits the screens
 EXITS = {"ctrl+c", "ctrl+q"}
 

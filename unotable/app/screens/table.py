@@ -119,6 +119,8 @@ class TableScreen(Screen[None]):
         self._opened: _Opened | None = None
         self._replaced: _Opened | None = None  # a dialog reconcile closed unanswered
         self._ready_for: int | None = None  # the finished hand this terminal is ready after
+        self._card_style: tuple[tuple[str, str, bool], GamePresentation] | None = None
+        self._offers: tuple[Snapshot, _Opened | None, dict[str, bool]] | None = None
         self._log_key: tuple[Any, ...] | None = None  # whose log, in which card style
         self._log_count = 0
         self._leaving = False
@@ -208,8 +210,12 @@ class TableScreen(Screen[None]):
 
     @property
     def card_style(self) -> GamePresentation:
+        # asked for by every key's check_action: made once per game, theme and card style
         app: Any = self.app
-        return presentation_for(self.game_id, app.card_theme, app.ascii_cards)
+        key = (self.game_id, app.card_theme, app.ascii_cards)
+        if self._card_style is None or self._card_style[0] != key:
+            self._card_style = (key, presentation_for(*key))
+        return self._card_style[1]
 
     def names(self) -> list[str]:
         return [s.name for s in self.snap.seats]
@@ -514,32 +520,32 @@ class TableScreen(Screen[None]):
         if self._leaving or not self.is_mounted:
             return False  # keys typed ahead reach a table that is closing
         snap = self.snap
+        # Textual asks once per key, each time the keys are drawn: worked out once per moment
+        if self._offers is None or self._offers[0] is not snap or self._offers[1] != self._opened:
+            self._offers = (snap, self._opened, self._offered(snap))
+        return self._offers[2].get(action, True)
+
+    def _offered(self, snap: Snapshot) -> dict[str, bool]:
+        """Which of the table's actions are offered at this snapshot (the rest always are)."""
         seat = self.acting_human() if self._opened is None else None
         kinds = {a.kind for a in snap.actions} if seat is not None else set()
         uno_game = self.card_style.has_uno_calls
-        if action in ("play", "cursor", "pick"):
-            return seat is not None and "play" in kinds
-        if action == "draw":
+        playing = seat is not None and "play" in kinds
+        busy = snap.over or snap.hand_over or snap.waiting_human
+        return {
+            "play": playing,
+            "cursor": playing,
+            "pick": playing,
             # a draw aimed at the player (UNO's stacking) is taken with D too
-            return seat is not None and bool(kinds & {"draw", "pass", "accept"})
-        if action == "uno":
-            return uno_game and (snap.late_caller is not None or "play" in kinds)
-        if action == "catch":
-            return uno_game and bool(snap.catchers)
-        if action == "last_trick":
-            return self.card_style.has_tricks
-        if action == "skip_ahead":
-            busy = snap.over or snap.hand_over or snap.waiting_human
-            return not self.shared and not busy
-        if action == "chat":
-            return self.shared
-        if action == "undo":
-            return snap.undo_refused is None
-        if action == "hint":
-            return seat is not None
-        if action == "explain":
-            return True
-        return True
+            "draw": seat is not None and bool(kinds & {"draw", "pass", "accept"}),
+            "uno": uno_game and (snap.late_caller is not None or "play" in kinds),
+            "catch": uno_game and bool(snap.catchers),
+            "last_trick": self.card_style.has_tricks,
+            "skip_ahead": not self.shared and not busy,
+            "chat": self.shared,
+            "undo": snap.undo_refused is None,
+            "hint": seat is not None,
+        }
 
     def action_explain(self, what: str) -> None:
         """A key pressed while its action is off: say why rather than nothing."""

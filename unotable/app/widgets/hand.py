@@ -75,6 +75,8 @@ class HandView(Widget):
         self.message = ""
         self.card_style: GamePresentation = presentation_for("uno")
         self.selected: set[int] = set()
+        self._lines: tuple[tuple[Any, ...], Any] | None = None  # the last wrap, and its key
+        self._text: tuple[tuple[Any, ...], Text] | None = None  # the last render, and its key
 
     def show(
         self,
@@ -137,10 +139,34 @@ class HandView(Widget):
     def _wrapped(self, width: int) -> Any:
         """The lines as drawn in ``width`` columns: a notice too long for one line wraps,
         and the height counts every line of it (none is cut off at the box's bottom)."""
-        return self.render_text(width).wrap(self.app.console, width, overflow="fold")
+        key = self._drawn_key(width)
+        if self._lines is None or self._lines[0] != key:
+            lines = self.render_text(width).wrap(self.app.console, width, overflow="fold")
+            self._lines = (key, lines)
+        return self._lines[1]
 
     def render(self) -> Text:
-        return self.render_text(self.content_size.width or 78)
+        width = self.content_size.width or 78
+        key = self._drawn_key(width)
+        if self._text is None or self._text[0] != key:
+            self._text = (key, self.render_text(width))
+        return self._text[1].copy()  # the frame may style what it is given
+
+    def _drawn_key(self, width: int) -> tuple[Any, ...]:
+        # everything the chips depend on: a layout asks for the height, then the frame
+        # draws, each at the same width, and the hand is built once for both
+        return (
+            width,
+            tuple(self.cards),
+            tuple(sorted(self.playable)),
+            self.cursor,
+            tuple(sorted(self.selected)),
+            self.message,
+            type(self.card_style),
+            self.card_style.theme,
+            self.card_style.ascii_only,
+            tuple(self.pick_labels()),
+        )
 
     def pick_labels(self) -> list[str]:
         """The keys shown under the cards: the pick bindings' keys, as remapped."""

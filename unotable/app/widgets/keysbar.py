@@ -13,13 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from rich.style import Style
-from rich.table import Table
 from rich.text import Text
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.widget import Widget
 
 
-class KeysBar(Static):
+class KeysBar(Widget):
     DEFAULT_CSS = """
     KeysBar {
         dock: bottom;
@@ -31,10 +30,11 @@ class KeysBar(Static):
 
     def __init__(self, *, palette: bool = True, **kwargs: Any) -> None:
         """``palette``: end the line with the command palette's key, as the Footer does."""
-        super().__init__("", markup=False, **kwargs)
+        super().__init__(**kwargs)
         self.palette = palette
         self._shown = ""
         self._drawn: tuple[str, str, list[tuple[str, bool]]] = ("", "", [])
+        self._parts = (Text(), Text())  # the keys, and the palette's key
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
@@ -79,11 +79,16 @@ class KeysBar(Static):
         if (text.plain, right.plain, drawn) != self._drawn:
             self._drawn = (text.plain, right.plain, drawn)
             self._shown = f"{text.plain}  {right.plain}".strip()
-            line = Table.grid(expand=True)
-            line.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
-            line.add_column(justify="right", no_wrap=True)
-            line.add_row(text, right)  # the palette's key at the right edge, as in the Footer
-            self.update(line, layout=False)  # one line, always: no layout of the screen
+            self._parts = (text, right)
+            self.refresh()  # one line, always: no layout of the screen
+
+    def render(self) -> Text:
+        """The keys, and the palette's key at the right edge where there is room for it."""
+        keys, right = self._parts
+        room = self.size.width - keys.cell_len - right.cell_len
+        if not right or room < 2:
+            return keys
+        return Text.assemble(keys, " " * room, right, no_wrap=True)
 
     def words(self) -> str:
         return self._shown

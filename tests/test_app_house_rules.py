@@ -19,6 +19,7 @@ from unotable.app.screens.common import ChoiceScreen
 from unotable.app.screens.handover import HandOverScreen
 from unotable.app.screens.table import TableScreen
 from unotable.app.widgets.hand import HandView
+from unotable.app.widgets.keysbar import KeysBar
 
 SIZE = (120, 40)
 
@@ -51,6 +52,8 @@ async def test_stacked_draw_twos_are_taken_with_d() -> None:
         status = table.status_text().plain
         assert "Draw 6 or stack a Draw Two" in status, status
         assert "D to take the 6 cards" in status, status
+        bar = table.query_one(KeysBar)
+        await until(pilot, lambda: "d Take 6" in bar.words(), f"D named: {bar.words()}")
         await pilot.press("d")
         await until(pilot, lambda: "You take 6 cards" in log_text(table), "the log says 6 taken")
         assert "accept" in last_actions(ctrl, 0)

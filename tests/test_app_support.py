@@ -118,9 +118,11 @@ async def footer_drawn(pilot: Any, limit: int = 500) -> None:
         screen = with_keys[-1]
         bar = screen.query(KeysBar).first()
         wanted: list[str] = []
+        word_for = getattr(screen, "key_word", None)
         for _, b, _enabled, _ in screen.active_bindings.values():
-            entry = f"{pilot.app.get_key_display(b)} {b.description}"
-            if b.show and not any(w.endswith(f" {b.description}") for w in wanted):
+            word = (word_for(b.action) if word_for else None) or b.description
+            entry = f"{pilot.app.get_key_display(b)} {word}"
+            if b.show and not any(w.endswith(f" {word}") for w in wanted):
                 wanted.append(entry)
         words = bar.words().split()
         # the bar may end with the command palette's key

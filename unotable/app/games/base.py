@@ -244,6 +244,11 @@ class GamePresentation(ABC):
     def status(self, view: Any, name: str, uno_marked: bool) -> str:
         """The status line for the human whose turn it is (``view`` is theirs)."""
 
+    def key_word(self, action: str, view: Any, kinds: set[str]) -> str | None:
+        """What the keys bar calls the table's ``action`` now, when the binding's own
+        description would say less (``kinds``: the kinds of the acting human's actions)."""
+        return None
+
     def keys_hint(self) -> str:
         return "←/→ and Enter, or its number" if not self.ascii_only else "arrows and Enter, or 1-9"
 

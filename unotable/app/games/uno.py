@@ -136,6 +136,12 @@ class UnoPresentation(GamePresentation):
             f"Stack with {self.keys_hint()}, or press D to take the {cards}."
         )
 
+    def key_word(self, action: str, view: Any, kinds: set[str]) -> str | None:
+        # D takes a draw aimed at the player (stacking, RULES §4.1): say how many
+        if action == "draw" and "accept" in kinds and "draw" not in kinds:
+            return f"Take {view.pending_draw}"
+        return None
+
     def stackable(self, view: Any) -> str:
         """What may go on the pending draw, in words: 'a Draw Two or a Wild Draw Four'."""
         if view.top.effect == WILD_DRAW_FOUR:

@@ -525,6 +525,15 @@ class TableScreen(Screen[None]):
             self._offers = (snap, self._opened, self._offered(snap))
         return self._offers[2].get(action, True)
 
+    def key_word(self, action: str) -> str | None:
+        """The keys bar's word for ``action`` now, where the game has a better one than the
+        binding's ("Take 4" for D when a stack is aimed at the player)."""
+        seat = self.acting_human() if self._opened is None else None
+        if seat is None:
+            return None
+        kinds = {a.kind for a in self.snap.actions}
+        return self.card_style.key_word(action, self.snap.view, kinds)
+
     def _offered(self, snap: Snapshot) -> dict[str, bool]:
         """Which of the table's actions are offered at this snapshot (the rest always are)."""
         seat = self.acting_human() if self._opened is None else None

@@ -54,6 +54,8 @@ class KeysBar(Widget):
         key_style = Style(bold=True, color="default") if app.no_color else Style(bold=True)
         off = Style(dim=True)
         text = Text(no_wrap=True, overflow="ellipsis")
+        # a screen may name a key's action better for the moment ("Take 4" rather than "Draw")
+        word_for = getattr(self.screen, "key_word", None)
         seen: set[tuple[str, str]] = set()
         drawn: list[tuple[str, bool]] = []  # what the line shows: each key, and whether it is on
         for entry in active.values():
@@ -68,7 +70,8 @@ class KeysBar(Widget):
             click = Style(meta={"@click": f"app.simulate_key({key!r})"}) if entry.enabled else off
             text.append(" " if text else "")
             text.append(app.get_key_display(binding), style=key_style + click)
-            text.append(f" {binding.description}", style=click)
+            word = (word_for(binding.action) if word_for else None) or binding.description
+            text.append(f" {word}", style=click)
         palette = active.get(app.COMMAND_PALETTE_BINDING) if self.palette else None
         right = Text(no_wrap=True)
         if palette is not None and app.ENABLE_COMMAND_PALETTE:

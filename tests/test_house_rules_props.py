@@ -15,7 +15,7 @@ import random
 from operator import attrgetter
 
 import pytest
-from test_uno_properties import check_final_scores
+from test_uno_properties import check_final_scores, rulebook_legal
 
 from unotable.engine import get_game
 from unotable.engine.uno import determinize
@@ -90,64 +90,6 @@ def check_known(match, view, where: str) -> None:
         for card in cards:
             assert card in hand, f"{where}: seat {view.seat} 'knows' {card} in seat {holder}"
             hand.remove(card)
-
-
-def rulebook_legal(view) -> set[str]:
-    """RULES §3.5-3.9 and §4 written out plainly from the view."""
-    options = view.options
-    stack = options.get("stack", "off")
-    legal: set[str] = set()
-    hand = view.hand
-    top, active = view.top, view.active_color
-    with_uno = len(hand) == 2
-
-    def add_play(card) -> None:
-        texts = [f"{card}>{c}" for c in "RYGB"] if card.color is None else [str(card)]
-        legal.update(texts)
-        if with_uno:
-            legal.update(t + "!" for t in texts)
-
-    def playable(card) -> bool:
-        matches = card.color is None or card.color == active
-        matches = matches or (top.color is not None and card.face == top.face)
-        holds_active = any(c.color == active for c in hand)
-        if str(card) == "W+4" and not options["wd4_bluff"] and holds_active:
-            return False
-        return matches
-
-    def stackable(card) -> bool:
-        if str(top) == "W+4":
-            return str(card) == "W+4"
-        return card.kind == "draw2" or (str(card) == "W+4" and stack == "any")
-
-    if view.seat == view.current:
-        if view.pending is None:
-            for card in hand:
-                if playable(card):
-                    add_play(card)
-            if view.draw_pile_size or len(view.discard) > 1:
-                legal.add("draw")
-            elif not legal:
-                legal.add("pass")
-        elif view.pending == "drawn":
-            if playable(view.drawn):
-                add_play(view.drawn)
-            legal.add("keep")
-        elif view.pending in ("challenge", "stack"):
-            if stack != "off":
-                for card in hand:
-                    if stackable(card):
-                        add_play(card)
-            legal.add("accept")
-            if view.pending == "challenge":
-                legal.add("challenge")
-        elif view.pending == "swap":
-            legal |= {f"swap:{s}" for s in range(view.players) if s != view.seat}
-        else:
-            legal |= {f"color:{c}" for c in "RYGB"}
-    if view.exposed is not None:
-        legal.add("uno" if view.exposed == view.seat else f"catch:{view.exposed}")
-    return legal
 
 
 @pytest.mark.parametrize("game", GAMES)

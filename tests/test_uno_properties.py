@@ -78,7 +78,10 @@ def play_out(
 
 
 def rulebook_legal(view) -> set[str]:
-    """RULES §3.5-3.9 written out plainly from the view, to compare with the engine."""
+    """RULES §3.5-3.9 and the house rules of §4 written out plainly from the view, to
+    compare with the engine."""
+    options = view.options
+    stack = options.get("stack", "off")
     legal: set[str] = set()
     hand = view.hand
     top, active = view.top, view.active_color
@@ -94,9 +97,14 @@ def rulebook_legal(view) -> set[str]:
         matches = card.color is None or card.color == active
         matches = matches or (top.color is not None and card.face == top.face)
         holds_active = any(c.color == active for c in hand)
-        if str(card) == "W+4" and not view.options["wd4_bluff"] and holds_active:
+        if str(card) == "W+4" and not options["wd4_bluff"] and holds_active:
             return False
         return matches
+
+    def stackable(card) -> bool:
+        if str(top) == "W+4":
+            return str(card) == "W+4"
+        return card.kind == "draw2" or (str(card) == "W+4" and stack == "any")
 
     if view.seat == view.current:
         if view.pending is None:
@@ -112,8 +120,16 @@ def rulebook_legal(view) -> set[str]:
             if playable(view.drawn):
                 add_play(view.drawn)
             legal.add("keep")
-        elif view.pending == "challenge":
-            legal |= {"challenge", "accept"}
+        elif view.pending in ("challenge", "stack"):
+            if stack != "off":
+                for card in hand:
+                    if stackable(card):
+                        add_play(card)
+            legal.add("accept")
+            if view.pending == "challenge":
+                legal.add("challenge")
+        elif view.pending == "swap":
+            legal |= {f"swap:{s}" for s in range(view.players) if s != view.seat}
         else:
             legal |= {f"color:{c}" for c in "RYGB"}
     if view.exposed is not None:

@@ -55,7 +55,10 @@ def render_seats(
     Names get the room the columns leave (up to 16), and a longer one ends in an ellipsis."""
     columns = " ".join(f"{title:>{size}}" for title, size in game.seat_columns)
     fixed = len(f"   {'':<6} Cards {columns}") + 1
-    name_width = max(6, min(NAME_MAX, width - fixed))
+    rows = [game.seat_row(view, seat) for seat in range(view.players)]
+    # a flag ("UNO") goes after the columns: the names give up room for it, so no row wraps
+    flags = max((len(" " + " ".join(row.flags)) for row in rows if row.flags), default=0)
+    name_width = max(6, min(NAME_MAX, width - fixed - flags))
     more = "~" if game.ascii_only else "…"
     text = Text()
     text.append(f"   {'Player':<{name_width}} {'Kind':<6} Cards {columns}\n", style=Style(dim=True))
@@ -64,7 +67,7 @@ def render_seats(
         mine = seat == turn
         marker = pointer if mine else " "
         dealer = "D" if seat == view.dealer else " "
-        row = game.seat_row(view, seat)
+        row = rows[seat]
         cells = " ".join(
             f"{cell:>{size}}" for cell, (_, size) in zip(row.cells, game.seat_columns, strict=True)
         )

@@ -250,7 +250,11 @@ class GamePresentation(ABC):
         return None
 
     def keys_hint(self) -> str:
-        return "←/→ and Enter, or its number" if not self.ascii_only else "arrows and Enter, or 1-9"
+        return (
+            "←/→ and Enter, or its number"
+            if not self.ascii_only
+            else "arrows and Enter, or its key"
+        )
 
     def attempt_choice(self, card: Any) -> str | None:
         """The declaration to try with a card that is not playable (to get the reason)."""

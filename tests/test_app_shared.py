@@ -18,7 +18,7 @@ from unotable.app.screens.table import TableScreen
 from unotable.app.widgets.hand import HandView
 from unotable.tables.service import TableService
 
-WAIT = 20.0
+WAIT = 60.0  # a hang detector only: each wait ends as soon as its state shows up
 
 
 async def until(pilot: Any, check: Any, what: str) -> None:

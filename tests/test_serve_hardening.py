@@ -24,7 +24,7 @@ from unotable.tables.client import TableClient
 from unotable.tables.protocol import MAX_DEPTH
 from unotable.tables.service import TableService
 
-WAIT = 20.0
+WAIT = 60.0  # a hang detector only: each wait ends as soon as its state shows up
 
 
 def serve(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:

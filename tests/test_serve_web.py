@@ -17,7 +17,7 @@ import aiohttp
 
 from unotable.serve.web import public_url
 
-WAIT = 15.0
+WAIT = 60.0  # a hang detector only: each wait ends as soon as its state shows up
 
 
 ESCAPES = re.compile(rb"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])")

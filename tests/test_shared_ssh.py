@@ -27,7 +27,7 @@ from unotable.tables import table as table_module
 from unotable.tables.client import snapshot_of
 from unotable.tables.service import TableService
 
-WAIT = 30.0
+WAIT = 60.0  # a hang detector only: each wait ends as soon as its state shows up
 COLS, ROWS = 80, 24
 
 

@@ -21,7 +21,7 @@ from unotable.tables import table as table_module
 from unotable.tables.client import TableClient, snapshot_of
 from unotable.tables.service import TableService
 
-WAIT = 20.0
+WAIT = 60.0  # a hang detector only: each wait ends as soon as its state shows up
 HEARTS = {"uno-hearts", "wild-twist-hearts"}
 
 

@@ -29,6 +29,22 @@ class TableClient:
         self.writer.write(frame(message))
         await self.writer.drain()
 
+    def post(self, message: dict[str, Any]) -> bool:
+        """Write a frame now, without waiting for it to be read (a player's intent leaves
+        before their screen redraws); whether the caller should ``drain`` (the client's
+        send buffer is full). ConnectionError if the connection is gone."""
+        if self.writer.is_closing():
+            raise ConnectionError("the connection to the table is closed")
+        try:
+            self.writer.write(frame(message))
+        except RuntimeError as error:  # written after the end of the stream
+            raise ConnectionError(str(error)) from None
+        try:  # as drain() would wait: the transport paused its writer past the high mark
+            transport = self.writer.transport
+            return bool(transport.get_write_buffer_size() > transport.get_write_buffer_limits()[1])
+        except (AttributeError, RuntimeError):
+            return True
+
     async def receive(self, timeout: float | None = None) -> dict[str, Any] | None:
         """The next frame from the table (None when it closed the connection)."""
         return await asyncio.wait_for(read_frame(self.reader, MAX_SERVER_FRAME), timeout)

@@ -178,11 +178,20 @@ class RemoteTable(Newsroom):
             self._tell(News("closed", text=reason))
 
     def _send(self, message: dict[str, Any]) -> None:
-        async def send() -> None:
-            with contextlib.suppress(ConnectionError):
-                await self.client.send(message)
+        """Written at once, so that an intent is on its way before this terminal redraws
+        (a screen draws a snapshot in the listener's call); drained later if it must be."""
+        try:
+            full = self.client.post(message)
+        except ConnectionError:
+            return  # the pump tells the screen that the table is gone
+        if not full:
+            return
 
-        task = asyncio.get_running_loop().create_task(send())
+        async def drain() -> None:
+            with contextlib.suppress(ConnectionError):
+                await self.client.writer.drain()
+
+        task = asyncio.get_running_loop().create_task(drain())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 

@@ -97,13 +97,27 @@ class HandView(Widget):
             self.cursor = max(0, len(cards) - 1)
         if fresh_turn and self.cursor not in playable:
             self.cursor = min(playable)  # start each turn on a card that can be played
-        self.refresh(layout=True)
+        self._redraw()
 
     def hide(self, message: str) -> None:
         self.cards = []
         self.playable = set()
         self.message = message
-        self.refresh(layout=True)
+        self._redraw()
+
+    def _redraw(self) -> None:
+        """Nothing when the hand looks the same (the others' turns); a repaint when only
+        the chips changed; a layout of the screen only when the hand's height changed."""
+        width = self.content_size.width
+        if not width:
+            self.refresh(layout=True)  # not laid out yet
+            return
+        before = self._lines
+        key = self._drawn_key(width)
+        if before is not None and before[0] == key:
+            return
+        height = len(self._wrapped(width))
+        self.refresh(layout=before is None or len(before[1]) != height)
 
     def move(self, step: int) -> None:
         if self.cards:

@@ -119,6 +119,8 @@ class Bot:
             assert left > 0, f"seat {self.seat}: timed out; last {self.snap}"
             message = await self.client.receive(timeout=left)
             assert message is not None, "the table closed the connection"
+            # a frame is progress: only a table that says nothing for WAIT is stuck
+            deadline = asyncio.get_running_loop().time() + WAIT
             await self.handle(message, play)
 
     async def handle(self, message: dict[str, Any], play: bool) -> None:

@@ -467,6 +467,11 @@ def main(argv: list[str] | None = None) -> int:
         for signum in signal.valid_signals()
         if signum not in (signal.SIGKILL, signal.SIGSTOP) and signal.getsignal(signum) is not None
     }
+    # a table ends when its terminal hangs up or it is told to, even under a server that
+    # was started ignoring those (nohup, a background job of a script)
+    fresh_handlers[signal.SIGHUP] = signal.SIG_DFL
+    fresh_handlers[signal.SIGTERM] = signal.SIG_DFL
+    fresh_handlers[signal.SIGINT] = signal.default_int_handler
     gc.disable()  # until the freeze: no collection leaves holes in pages meant to be shared
     _set_parent_death_signal()
     if args.parent and os.getppid() != args.parent:

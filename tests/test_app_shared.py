@@ -36,6 +36,8 @@ async def serve_tables(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Table
     monkeypatch.setenv("UNOTABLE_SERVED", "1")
     monkeypatch.setenv("UNOTABLE_TABLES", str(service.socket_path))
     monkeypatch.setenv("UNOTABLE_PLAYER", "Ann")
+    # a loaded test machine may answer a join slowly; the list's patience is not under test
+    monkeypatch.setattr("unotable.app.screens.shared.ANSWER_SECONDS", WAIT)
     return service
 
 

@@ -106,7 +106,9 @@ class ChoiceScreen(ModalScreen[str | None]):
         return self.cancellable if action == "cancel" else True
 
     def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
+        # a dialog closed as it opened (the table moved on) may have lost its list already
+        for options in self.query(OptionList):
+            options.focus()
 
     def on_key(self, event: events.Key) -> None:
         key = event.character or ""

@@ -4,7 +4,9 @@ while another client (a second terminal) sits at the same table."""
 from __future__ import annotations
 
 import asyncio
+import secrets
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -29,8 +31,15 @@ async def until(pilot: Any, check: Any, what: str) -> None:
         await pilot.pause(0.01)
 
 
-async def serve_tables(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> TableService:
-    """A table service, and this process's app told it is served, as Ann, beside it."""
+async def serve_tables(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch, seed: int = 1
+) -> TableService:
+    """A table service, and this process's app told it is served, as Ann, beside it.
+
+    Its tables deal from ``seed``, not a random one: a first card that opens a dialog at
+    once (a Wild to choose a colour for) comes on every run or on none."""
+    fixed = SimpleNamespace(randbits=lambda _bits: seed, token_hex=secrets.token_hex)
+    monkeypatch.setattr("unotable.tables.service.secrets", fixed)
     service = TableService(data_dir, speed="instant", grace=60.0, hand_over_wait=0.0)
     await service.start()
     monkeypatch.setenv("UNOTABLE_SERVED", "1")

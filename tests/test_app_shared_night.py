@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import secrets
 import tempfile
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import asyncssh
@@ -32,11 +34,21 @@ RESTARTED = "The server restarted: the table is back at its last action."
 # -- 13: joiners see the table's recent chat ------------------------------------------------
 
 
+def seated(app: Any) -> TableScreen | None:
+    """The table screen, under any dialog it opened."""
+    return next((s for s in app.screen_stack if isinstance(s, TableScreen)), None)
+
+
 async def test_a_joiner_after_a_restart_is_told_the_server_restarted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The table sends its recent chat right after ``joined``: the join from the Shared
-    tables list keeps it for the table screen, "the server restarted" among it."""
+    tables list keeps it for the table screen, "the server restarted" among it.
+
+    Seed 17 turns up a Wild whose colour the joiner chooses: the dialog opens over the
+    table the moment they sit down (with a random seed this failed about one run in 14)."""
+    fixed = SimpleNamespace(randbits=lambda _bits: 17, token_hex=secrets.token_hex)
+    monkeypatch.setattr("unotable.tables.service.secrets", fixed)
     first = TableService(tmp_path, speed="instant", grace=60.0, hand_over_wait=0.0)
     await first.start()
     ann = await connect(first, 1)
@@ -57,8 +69,9 @@ async def test_a_joiner_after_a_restart_is_told_the_server_restarted(
             await open_shared_tables(pilot)
             await until(pilot, lambda: "Comp" in screen_text(app), "the table is not listed")
             await pilot.press("enter")
-            await until(pilot, lambda: isinstance(app.screen, TableScreen), "not seated")
-            remote = app.screen.table
+            # (seated, the table may open a dialog at once: a first card that is a Wild)
+            await until(pilot, lambda: seated(app) is not None, "not seated")
+            remote = seated(app).table
             assert isinstance(remote, RemoteTable)
             assert (None, RESTARTED) in remote.recent_chat()
     finally:

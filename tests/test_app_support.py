@@ -105,7 +105,9 @@ async def until(pilot: Any, check: Any, what: str, limit: int = 2000) -> None:
         if check():
             return
         await pilot.pause() if turn < 200 else await pilot.pause(0.02)
-    raise AssertionError(f"never happened: {what}")
+    app = pilot.app
+    shown = " ".join(screen_text(app).split())[-600:]
+    raise AssertionError(f"never happened: {what} (on {type(app.screen).__name__}: {shown!r})")
 
 
 async def footer_drawn(pilot: Any, limit: int = 500) -> None:

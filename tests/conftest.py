@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -14,6 +15,19 @@ import pytest
 sys.dont_write_bytecode = False
 
 from unotable.engine import get_game  # noqa: E402
+
+# Many app tests wait for the screen's next frame (Textual draws at most 60 a second), for a
+# subprocess or for a socket, and use no CPU meanwhile: with one worker per core, a core
+# idled through those waits. Two workers per core keep both busy.
+WORKERS_PER_CORE = 2
+
+
+@pytest.hookimpl(optionalhook=True)  # (a hook of xdist's: unknown when it is not loaded)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: two workers per core (xdist's default is one)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return WORKERS_PER_CORE * (cores or 1)
+
 
 # A default draw pile (top first) of plain blue numbers, so draws are predictable.
 FILLER = ("B6", "B7", "B8", "Y6", "Y7", "Y8", "G6", "G7", "G8")

@@ -34,7 +34,7 @@ def newest_line(table: TableScreen) -> str | None:
     return lines[-1] if lines else None
 
 
-async def test_the_newest_recent_line_shows_while_the_hand_grows_to_four_rows() -> None:
+async def test_the_newest_recent_line_shows_while_the_hand_grows() -> None:
     # Ana only draws: her hand grows row by row, and the middle box shrinks with it.
     ctrl = controller("uno", ["human", "first", "first", "first"], seed=20)
     app = make_app()

@@ -260,16 +260,23 @@ class TableScreen(Screen[None]):
             mine = names[viewer] == "You" or self.shared  # a shared table: one player's screen
             owner = "Your hand" if mine else f"{names[viewer]}'s hand"
             box.border_title = Text(f"{owner} ({plural(len(ordered), 'card')})")  # names: no markup
-        status = self.query_one("#status", Static)
+        # (no layout for new words: a layout repaints every panel, and the height is
+        # checked below)
         words = self.status_text()
-        status.update(words)
+        self.query_one("#status", Static).update(words, layout=False)
         self._draw_log(snap)
         self.query_one(TrackerPanel).show(snap, names, cards)
         self._refresh_keys()
+        self._fit_heights(words)
+
+    def _fit_heights(self, words: Text) -> None:
+        """Lay the table out anew when the hand or the status line changed its height."""
+        status = self.query_one("#status", Static)
         width = status.content_size.width or 78
-        heights = (hand.line_count(), len(words.wrap(self.app.console, width)))
+        heights = (self.query_one(HandView).line_count(), len(words.wrap(self.app.console, width)))
         if heights != self._heights:
             self._heights = heights
+            status.refresh(layout=True)  # its own height, worked out anew
             self._lay_out_anew()
 
     def _lay_out_anew(self) -> None:
@@ -827,7 +834,8 @@ class TableScreen(Screen[None]):
             status = self.query_one("#status", Static)
             words = self.status_text()
             if words != status.content:  # a countdown moved; the same words draw nothing
-                status.update(words)
+                status.update(words, layout=False)
+                self._fit_heights(words)
 
     def action_chat(self) -> None:
         from .chat import ChatScreen

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.widgets import RichLog
 
 from tests.test_app_dialogs import UNO_PILE, key_for, last_actions, with_deal
@@ -166,3 +167,36 @@ async def test_draw_to_match_logs_only_the_count_for_others() -> None:
         assert not shows_any(text, {"Y2", "Y3", "R8"}), text
         assert "draw to match" not in text
         assert text.count("Bo draws") == 1, text
+
+
+@pytest.mark.parametrize(
+    ("to_match", "key", "words"),
+    [
+        (True, "d Draw to match", "press D to draw until a card does"),
+        (False, "d Draw", "press D to draw a card"),
+    ],
+)
+async def test_with_draw_to_match_d_says_it_draws_until_a_card_matches(
+    to_match: bool, key: str, words: str
+) -> None:
+    # Ana holds nothing that matches the R1: with the rule, D draws until one does
+    ctrl = with_deal(
+        controller("uno", ["human", "first"], seed=1, draw_to_match=to_match),
+        hands=[["G5", "B6"], ["R2", "R3", "B4"]],
+        first_discard="R1",
+        dealer=1,
+        draw_pile=["Y2", "Y3", "R8", *UNO_PILE],
+    )
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await start(pilot, ctrl)
+        await settle(pilot)
+        bar = table.query_one(KeysBar)
+        await until(pilot, lambda: key in bar.words(), f"{key!r} in {bar.words()!r}")
+        assert ("Draw to match" in bar.words()) is to_match
+        assert words in " ".join(table.status_text().plain.split())
+        await pilot.press("d")
+        await until(pilot, lambda: "Y2" in hand_words(ctrl.match.hands[0]), "no draw")
+        # one press drew the run (Y2, Y3, R8) with the rule; a single Y2 without it
+        drawn = hand_words(ctrl.match.hands[0])
+        assert ("R8" in drawn) is to_match, drawn

@@ -108,14 +108,18 @@ class UnoPresentation(GamePresentation):
             return f"You drew {self.label(view.drawn)}{you}: play it or keep it, in the dialog."
         if view.pending == "color":
             return f"The first card is a Wild{you}: choose its colour in the dialog."
+        to_match = bool(view.options.get("draw_to_match"))  # H-3: D draws until one plays
         if "play" not in kinds and "draw" in kinds:
+            if to_match:
+                return f"Nothing in your hand matches{you}: press D to draw until a card does."
             return f"Nothing in your hand matches{you}: press D to draw a card."
         if "pass" in kinds and "play" not in kinds:
             return f"There is nothing to draw and nothing to play{you}: press D to pass."
         colour = self.choice_word(view.active_color) if view.active_color else "any colour"
         face = self.face_word(view.top)
         match = colour + (f" or {article(face)} {face}" if face else "")
-        text = f"Your turn{you}: play a card matching {match} ({self.keys_hint()}), or D to draw."
+        draw = "D to draw until a card matches" if to_match else "D to draw"
+        text = f"Your turn{you}: play a card matching {match} ({self.keys_hint()}), or {draw}."
         if uno_marked:
             text += "\nUNO! will be called with your play (U to undo)."
         elif len(view.hand) == 2 and "play" in kinds:
@@ -140,6 +144,9 @@ class UnoPresentation(GamePresentation):
         # D takes a draw aimed at the player (stacking, RULES §4.1): say how many
         if action == "draw" and "accept" in kinds and "draw" not in kinds:
             return f"Take {view.pending_draw}"
+        # draw to match (RULES §4.3): one press draws until a card plays
+        if action == "draw" and "draw" in kinds and view.options.get("draw_to_match"):
+            return "Draw to match"
         return None
 
     def stackable(self, view: Any) -> str:

@@ -170,14 +170,11 @@ async def test_draw_to_match_logs_only_the_count_for_others() -> None:
 
 
 @pytest.mark.parametrize(
-    ("to_match", "key", "words"),
-    [
-        (True, "d Draw to match", "press D to draw until a card does"),
-        (False, "d Draw", "press D to draw a card"),
-    ],
+    ("to_match", "words"),
+    [(True, "press D to draw until a card does"), (False, "press D to draw a card")],
 )
 async def test_with_draw_to_match_d_says_it_draws_until_a_card_matches(
-    to_match: bool, key: str, words: str
+    to_match: bool, words: str
 ) -> None:
     # Ana holds nothing that matches the R1: with the rule, D draws until one does
     ctrl = with_deal(
@@ -191,9 +188,7 @@ async def test_with_draw_to_match_d_says_it_draws_until_a_card_matches(
     async with app.run_test(size=(80, 24)) as pilot:
         table = await start(pilot, ctrl)
         await settle(pilot)
-        bar = table.query_one(KeysBar)
-        await until(pilot, lambda: key in bar.words(), f"{key!r} in {bar.words()!r}")
-        assert ("Draw to match" in bar.words()) is to_match
+        # (the keys bar keeps "d Draw": at 80 columns a longer word cut "q Quit" off)
         assert words in " ".join(table.status_text().plain.split())
         await pilot.press("d")
         await until(pilot, lambda: "Y2" in hand_words(ctrl.match.hands[0]), "no draw")

@@ -144,9 +144,6 @@ class UnoPresentation(GamePresentation):
         # D takes a draw aimed at the player (stacking, RULES §4.1): say how many
         if action == "draw" and "accept" in kinds and "draw" not in kinds:
             return f"Take {view.pending_draw}"
-        # draw to match (RULES §4.3): one press draws until a card plays
-        if action == "draw" and "draw" in kinds and view.options.get("draw_to_match"):
-            return "Draw to match"
         return None
 
     def stackable(self, view: Any) -> str:

@@ -4,9 +4,11 @@ screen's keys in order, the command palette's at the right, and a click presses 
 from __future__ import annotations
 
 import gc
-from typing import Any
+from typing import Any, ClassVar
 
-from test_app_support import controller, make_app, settle, start, until
+from test_app_support import controller, make_app, screen_text, settle, start, until
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
 from textual.widget import Widget
 from textual.widgets import Footer
 
@@ -85,3 +87,23 @@ async def test_dialogs_opened_and_closed_leave_no_key_widgets_behind() -> None:
             await pilot.press("escape")
             await until(pilot, lambda: not isinstance(app.screen, RulesScreen), "the lobby")
         assert live() - first < 20
+
+
+class ManyKeys(App[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(key, "bell", f"Word{key}", id=f"many.{key}") for key in "abcdefghij"
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield KeysBar(palette=False)
+
+
+async def test_a_bar_too_long_for_the_terminal_ends_in_an_ellipsis() -> None:
+    # ten keys need about 80 columns: on 40, the line says it goes on (? lists them all)
+    app = ManyKeys()
+    async with app.run_test(size=(40, 3)) as pilot:
+        bar = app.screen.query_one(KeysBar)
+        await until(pilot, lambda: "Wordj" in bar.words() and bar.region.width > 0, "keys")
+        await pilot.pause()
+        drawn = screen_text(app).splitlines()[bar.region.y].rstrip()
+        assert drawn.startswith(" a Worda") and drawn.endswith("…"), drawn

@@ -88,7 +88,12 @@ class KeysBar(Widget):
     def render(self) -> Text:
         """The keys, and the palette's key at the right edge where there is room for it."""
         keys, right = self._parts
-        room = self.size.width - keys.cell_len - right.cell_len
+        width = self.size.width
+        if keys.cell_len > width > 0:  # too many keys: an ellipsis says the line goes on
+            keys = keys.copy()
+            keys.truncate(width, overflow="ellipsis")
+            return keys
+        room = width - keys.cell_len - right.cell_len
         if not right or room < 2:
             return keys
         return Text.assemble(keys, " " * room, right, no_wrap=True)

@@ -14,7 +14,26 @@ Measured, for the given number of seconds once everyone is seated:
 - own key -> own screen: a key sent until the player's screen changes (its effect);
 - -> others' screens: the same key until each other player at that table sees a change;
 - memory per session: RSS and PSS (``/proc/<pid>/smaps_rollup``) of the whole server
-  process tree, divided by the number of sessions;
+  process tree, divided by the number of sessions; sampled once everyone is seated (logged
+  in and sat down, just before play starts), every 30 s of play and at the end: the growth
+  per session from the first sample to the last, the largest growth at any sample, and each
+  session's own process's PSS growth (p50 and max, the playing and the idle ones apart);
+- an idle seated player (``--idle N``, default 2): N more SSH players, sat at a table of
+  their own (4 to a table, like the others; ``--idle 1`` gets a table of two seats whose
+  second stays open, so it is never dealt) before the players' tables are made. Idle means
+  nobody at that table ever presses a key: the hand is dealt (one of them has the turn, the
+  others wait for them) and then nothing moves, since the server runs with ``--turn-time 0``
+  (no turn timer: no countdown on screen, no computer playing a turn for them), every seat
+  is a connected human (no rejoin grace runs, the table is never "deserted" and closed) and
+  no hand ends (so no scoreboard and no ``hand_over_wait``); ``--idle-timeout 0`` keeps them
+  connected. Measured from when every idle screen has shown nothing new for 15 s (the notes
+  of sitting down have gone) to the end of play: the CPU time (``/proc/<pid>/stat`` utime +
+  stime) of each idle player's own session process (the table's process working in
+  ``users/<name>``, and any children), in % of one core, split by thread (the main thread,
+  the others; ``schedstat``: run time and wake-ups), the bytes its SSH connection received
+  (on the wire, encrypted, keepalives too; and the terminal output within it), and how often
+  its screen changed. What the server process spends on them (SSH, the table service) is
+  not told apart from the rest;
 - server CPU: the whole tree's CPU time over the run, in % of one core;
 - lost updates (another player's screen never showed a key's effect within 5 s, though
   the key was taken) and errors (a session that ended, an error on screen, a failed login
@@ -29,6 +48,7 @@ Run (from the checkout):
 
     .venv/bin/python bench/capacity.py --players 4 --seconds 60
     .venv/bin/python bench/capacity.py --players 32 --seconds 60 --json
+    .venv/bin/python bench/capacity.py --players 16 --seconds 600   # memory growth, idle cost
     .venv/bin/python bench/capacity.py --local --seconds 60
 
 The clients run in this one process and use CPU too (reported): on a small machine they
@@ -70,6 +90,11 @@ SETUP_TIMEOUT = 60.0  # to log in, create or join a table and see the first deal
 DEBUG = bool(os.environ.get("CAPACITY_DEBUG"))  # each key on stderr, and stalls
 LAST_KEY = [0.0]  # when the last key was sent, by anyone
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+MEMORY_EVERY = 30.0  # seconds between two samples of the server tree's memory during play
+IDLE_NAME = "idle"  # the idle players' names: idle0, idle1, ...
+# the idle players' window opens once their screens have shown nothing new this long: the
+# notes of sitting down (a few seconds each) have gone, and what is left comes back by itself
+IDLE_QUIET = 15.0
 
 # What the screens say (the app's own words; a change there shows up as errors, not hangs)
 LOBBY = "Shared tables"  # the lobby's key to the list
@@ -233,6 +258,8 @@ class Terminal:
         self.lines: list[str] = []
         self.changes = 0
         self.chunks = 0  # of output, changing the text or not
+        self.received = 0  # bytes of terminal output
+        self.last_output = 0.0  # when the last output came (perf_counter)
         self.output = asyncio.Event()
         self.changed = asyncio.Event()
         self.pending: list[Expect] = []
@@ -243,6 +270,8 @@ class Terminal:
 
     def take(self, chunk: bytes, now: float) -> None:
         self.chunks += 1
+        self.received += len(chunk)
+        self.last_output = now
         self.output.set()
         self.screen.feed(chunk)
         lines = self.screen.lines()
@@ -418,6 +447,21 @@ def cpu_seconds(pids: list[int]) -> dict[int, float]:
     return out
 
 
+def thread_runs(pids: list[int]) -> dict[int, tuple[bool, int, int]]:
+    """Each thread of ``pids``: (it is a process's main thread, nanoseconds it has run, times
+    it was put on a CPU) from ``/proc/<pid>/task/<tid>/schedstat``, finer than ``stat``'s
+    clock ticks, and telling a thread that wakes up to poll from one that wakes to work."""
+    out = {}
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with contextlib.suppress(OSError, ValueError, IndexError):
+                    with open(f"/proc/{pid}/task/{task}/schedstat") as file:
+                        ran, _, slices = file.read().split()[:3]
+                    out[int(task)] = (int(task) == pid, int(ran), int(slices))
+    return out
+
+
 def cpu_used(before: dict[int, float], after: dict[int, float]) -> float:
     """CPU seconds between two readings (a process new since ``before`` counts whole)."""
     return sum(t - before.get(pid, 0.0) for pid, t in after.items())
@@ -426,6 +470,78 @@ def cpu_used(before: dict[int, float], after: dict[int, float]) -> float:
 def own_cpu() -> float:
     times = os.times()
     return times.user + times.system
+
+
+def player_of(cwd: str, users_dir: str) -> str | None:
+    """The SSH player whose session a process with working directory ``cwd`` belongs to:
+    a table's process starts in its player's folder, ``users/<name>`` under --open."""
+    folder, _, name = cwd.rstrip("/").rpartition("/")
+    return name if folder == users_dir.rstrip("/") and name else None
+
+
+def session_processes(tree: list[int], users_dir: Path) -> dict[str, list[int]]:
+    """Each player's own processes in the server's tree, by the player's name."""
+    where = str(users_dir.resolve())
+    out: dict[str, list[int]] = {}
+    for pid in tree:
+        with contextlib.suppress(OSError):
+            name = player_of(os.readlink(f"/proc/{pid}/cwd"), where)
+            if name is not None:
+                out.setdefault(name, []).append(pid)
+    return out
+
+
+@dataclass
+class MemorySample:
+    """The server tree's memory at one moment of play, and each session's own PSS."""
+
+    at: float  # seconds since play started
+    rss_kib: int
+    pss_kib: int
+    session_pss_kib: dict[str, int]
+
+
+def sample_memory(server_pid: int, users_dir: Path, at: float) -> MemorySample:
+    tree = process_tree(server_pid)
+    rss, pss = memory_kib(tree)
+    own = {name: memory_kib(pids)[1] for name, pids in session_processes(tree, users_dir).items()}
+    return MemorySample(at, rss, pss, own)
+
+
+def memory_growth(
+    samples: list[MemorySample], sessions: int, idle: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """Per session, in MiB ([RSS, PSS]): the first sample (everyone seated), the last (the
+    end of play), the growth between them and the largest growth at any sample; and each
+    session's own process's PSS growth, first to last sample (p50 and max), of the playing
+    sessions and, apart, of the ``idle`` players' ones."""
+    first, last = samples[0], samples[-1]
+
+    def per(kib: float) -> float:
+        return kib / 1024 / sessions
+
+    def own(idle_ones: bool) -> dict[str, float | None]:
+        grown = [
+            (kib - first.session_pss_kib[name]) / 1024
+            for name, kib in last.session_pss_kib.items()
+            if name in first.session_pss_kib and (name in idle) == idle_ones
+        ]
+        return spread(grown, 50)
+
+    return {
+        "start": [per(first.rss_kib), per(first.pss_kib)],
+        "end": [per(last.rss_kib), per(last.pss_kib)],
+        "growth": [per(last.rss_kib - first.rss_kib), per(last.pss_kib - first.pss_kib)],
+        "max_growth": [
+            max(per(x.rss_kib - first.rss_kib) for x in samples),
+            max(per(x.pss_kib - first.pss_kib) for x in samples),
+        ],
+        "session_pss_growth": own(False),
+        "idle_session_pss_growth": own(True),
+        "samples": [
+            {"seconds": round(x.at, 1), "rss_kib": x.rss_kib, "pss_kib": x.pss_kib} for x in samples
+        ],
+    }
 
 
 # -- served: serve ssh and N SSH players -----------------------------------------------------
@@ -510,6 +626,7 @@ class SshPlayer(Terminal):
         self.conn: Any = None
         self.process: Any = None
         self.reader: asyncio.Task[None] | None = None
+        self.wire = 0  # bytes its SSH connection received, encrypted, from the login on
 
     async def login(self, port: int, size: tuple[int, int]) -> bool:
         import asyncssh
@@ -534,6 +651,14 @@ class SshPlayer(Terminal):
         except (OSError, TimeoutError, asyncssh.Error) as error:
             self.stats.error(f"{self.name}: login failed: {error or type(error).__name__}")
             return False
+        # the connection is its socket's protocol: count what the socket hands it
+        received = self.conn.data_received
+
+        def counted(data: bytes, datatype: Any = None) -> None:
+            self.wire += len(data)
+            received(data, datatype)
+
+        self.conn.data_received = counted
         self.write = self.process.stdin.write
         self.reader = asyncio.ensure_future(self._read())
         if not await self.until(LOBBY):
@@ -565,9 +690,11 @@ async def seat_table(
     gap: float,
     after: asyncio.Event | None,
     created: asyncio.Event,
+    dealt: bool = True,
 ) -> bool:
     """Log the table's players in; the first creates the table (after the table before it,
-    so that the list shows tables in the players' order), the others sit down."""
+    so that the list shows tables in the players' order), the others sit down. ``dealt``:
+    every seat is taken, so the table deals (else it waits with its creator alone)."""
     creator, guests = players[0], players[1:]
 
     async def login(i: int, player: SshPlayer) -> bool:
@@ -594,7 +721,7 @@ async def seat_table(
     joined = await asyncio.gather(
         *(join(g, creator.name) for g, ok in zip(guests, logged[1:], strict=True) if ok)
     )
-    return all(logged) and all(joined) and await creator.until(AT_TABLE)
+    return all(logged) and all(joined) and (not dealt or await creator.until(AT_TABLE))
 
 
 async def join(guest: SshPlayer, creator: str, attempts: int = 3) -> bool:
@@ -654,42 +781,103 @@ def remember_setup(data_dir: Path, name: str, seats: int, game: str) -> None:
     (folder / "settings.json").write_text(json.dumps({"last_setup": setup}))
 
 
+@dataclass
+class IdleReading:
+    """What an idle player's session has cost so far."""
+
+    cpu: dict[int, float]  # its own processes' CPU seconds
+    wire: int  # bytes its SSH connection received
+    received: int  # of which terminal output
+    changes: int  # its screen's text changed
+    threads: dict[int, tuple[bool, int, int]] = field(default_factory=dict)  # thread_runs()
+
+
+def read_idle(player: SshPlayer, pids: list[int]) -> IdleReading:
+    return IdleReading(
+        cpu_seconds(pids), player.wire, player.received, player.changes, thread_runs(pids)
+    )
+
+
+def idle_figures(
+    name: str, before: IdleReading, after: IdleReading, seconds: float, on_turn: bool
+) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "player": name,
+        "on_turn": on_turn,  # its own turn (the others wait for it), or another's
+        "processes": len(after.cpu),
+        "cpu_percent": 100 * cpu_used(before.cpu, after.cpu) / seconds,
+        "wire_bytes_per_second": (after.wire - before.wire) / seconds,
+        "terminal_bytes_per_second": (after.received - before.received) / seconds,
+        "screen_changes": after.changes - before.changes,
+    }
+    # where the time went: the app's own (main) thread, or the others (Textual's input
+    # thread, worker threads), and how often each was woken
+    for main, key in ((True, "main_thread"), (False, "other_threads")):
+        ran = slices = 0
+        for tid, (is_main, ns, count) in after.threads.items():
+            if is_main == main:
+                _, ns0, count0 = before.threads.get(tid, (main, 0, 0))
+                ran, slices = ran + ns - ns0, slices + count - count0
+        out[f"{key}_cpu_percent"] = 100 * ran / 1e9 / seconds
+        out[f"{key}_wakeups_per_second"] = slices / seconds
+    return out
+
+
+def player_groups(prefix: str, players: int) -> list[list[str]]:
+    """The players' names, by table: ``prefix`` and a number, 4 to a table."""
+    width = len(str(players - 1))
+    names = [f"{prefix}{i:0{width}d}" for i in range(players)]
+    groups, at = [], 0
+    for size in table_sizes(players) if players else []:
+        groups.append(names[at : at + size])
+        at += size
+    return groups
+
+
 async def run_served(args: argparse.Namespace) -> dict[str, Any]:
     stats = Stats()
-    sizes = table_sizes(args.players)
+    groups = player_groups("p", args.players)
+    idle_groups = player_groups(IDLE_NAME, args.idle)
+    everyone = args.players + args.idle
     result: dict[str, Any] = {
         "mode": "served",
         "players": args.players,
-        "tables": len(sizes),
+        "tables": len(groups),
+        "idle_players": args.idle,
+        "idle_tables": len(idle_groups),
         "seconds": args.seconds,
         "game": args.game,
         "size": list(args.size),
         "load_start": os.getloadavg(),
     }
-    width = len(str(args.players - 1))
-    names = [f"p{i:0{width}d}" for i in range(args.players)]
-    groups, at = [], 0
-    for size in sizes:
-        groups.append(names[at : at + size])
-        at += size
     data_dir = Path(tempfile.mkdtemp(prefix="unotable-capacity-"))
     os.chmod(data_dir, 0o700)
+    users_dir = data_dir / "users"
     server = None
     players: list[SshPlayer] = []
     try:
         for group in groups:
             remember_setup(data_dir, group[0], len(group), args.game)
-        command = server_command(data_dir, args.players, len(sizes))
+        for group in idle_groups:  # one idle player alone: a second seat nobody takes
+            remember_setup(data_dir, group[0], max(2, len(group)), args.game)
+        command = server_command(data_dir, everyone, len(groups) + len(idle_groups))
         server, port = await start_server(command, data_dir / "server.log")
         result["server_pid"] = server.pid
-        tables = [[SshPlayer(name, stats, args.size) for name in group] for group in groups]
+        # the idle tables first: they have settled by the time the others are seated
+        all_groups = idle_groups + groups
+        tables = [[SshPlayer(name, stats, args.size) for name in group] for group in all_groups]
+        idle_tables, active = tables[: len(idle_groups)], tables[len(idle_groups) :]
         players = [p for table in tables for p in table]
+        idlers = [p for table in idle_tables for p in table]
+        sizes = [len(group) for group in all_groups]
         slots = [sum(sizes[:i]) for i in range(len(sizes))]
         created = [asyncio.Event() for _ in tables]
         setup_start = time.perf_counter()
         seated = await asyncio.gather(
             *(
-                seat_table(table, slot, port, args.size, args.login_gap, after, done)
+                seat_table(
+                    table, slot, port, args.size, args.login_gap, after, done, len(table) > 1
+                )
                 for table, slot, after, done in zip(
                     tables, slots, [None, *created[:-1]], created, strict=True
                 )
@@ -701,7 +889,7 @@ async def run_served(args: argparse.Namespace) -> dict[str, Any]:
                 stats.error(f"setting up a table: {type(ok).__name__}: {ok}")
         result["setup_seconds"] = time.perf_counter() - setup_start
         playing = [
-            t for t, ok in zip(tables, seated, strict=True) if ok is True
+            t for t, ok in zip(active, seated[len(idle_tables) :], strict=True) if ok is True
         ]  # tables where everyone sat down
         result["tables_playing"] = len(playing)
         stats.login.sort()
@@ -710,7 +898,18 @@ async def run_served(args: argparse.Namespace) -> dict[str, Any]:
         tree = process_tree(server.pid)
         result["sessions"] = sum(1 for p in players if p.process is not None and not p.ended)
         result["memory_start_kib"] = memory_kib(tree)
+        own_processes = session_processes(tree, users_dir)
+        for p in idlers:
+            if not own_processes.get(p.name):
+                stats.error(f"{p.name}: no session process found in the server's tree")
         cpu_before, mine_before, started = cpu_seconds(tree), own_cpu(), time.perf_counter()
+        # from play's start, until the idle screens have settled (then from there)
+        idle_from: dict[str, Any] = {
+            "at": started,
+            "readings": {p.name: read_idle(p, own_processes.get(p.name, [])) for p in idlers},
+            "settled": None,
+        }
+        samples = [sample_memory(server.pid, users_dir, 0.0)]
         stop = asyncio.Event()
         rng = random.Random(args.seed)
         tasks = [
@@ -738,15 +937,52 @@ async def run_served(args: argparse.Namespace) -> dict[str, Any]:
                     for p in players:
                         print(f"stalled: {p.name}\n{p.text}", file=sys.stderr)
 
+        async def sampler() -> None:
+            while True:
+                await asyncio.sleep(MEMORY_EVERY)
+                at = time.perf_counter() - started
+                samples.append(await asyncio.to_thread(sample_memory, server.pid, users_dir, at))
+
+        async def settle() -> None:
+            while (
+                left := max(p.last_output for p in idlers) + IDLE_QUIET - time.perf_counter()
+            ) > 0:
+                await asyncio.sleep(left)
+            idle_from["at"] = now = time.perf_counter()
+            idle_from["readings"] = {
+                p.name: read_idle(p, own_processes.get(p.name, [])) for p in idlers
+            }
+            idle_from["settled"] = now - started
+
         sweeping = asyncio.ensure_future(sweeper())
+        sampling = asyncio.ensure_future(sampler())
+        settling = asyncio.ensure_future(settle()) if idlers else None
         await asyncio.sleep(args.seconds)
         stop.set()
+        sampling.cancel()
+        if settling is not None:
+            settling.cancel()
         keys = await asyncio.gather(*tasks, return_exceptions=True)
         elapsed = time.perf_counter() - started
         tree = process_tree(server.pid)
         cpu_after, mine_after = cpu_seconds(tree), own_cpu()
+        own_processes = session_processes(tree, users_dir)
+        idle_seconds = time.perf_counter() - idle_from["at"]
+        result["idle_window"] = {"seconds": idle_seconds, "settled_after": idle_from["settled"]}
+        result["idle"] = [
+            idle_figures(
+                p.name,
+                idle_from["readings"][p.name],
+                read_idle(p, own_processes.get(p.name, [])),
+                idle_seconds,
+                bool(status_line(p.lines)),
+            )
+            for p in idlers
+        ]
+        samples.append(sample_memory(server.pid, users_dir, elapsed))
         sessions = max(1, result["sessions"])
-        rss, pss = memory_kib(tree)
+        result["memory"] = memory_growth(samples, sessions, tuple(p.name for p in idlers))
+        rss, pss = samples[-1].rss_kib, samples[-1].pss_kib
         result["processes"] = len(tree)
         result["memory_kib"] = [rss, pss]
         result["memory_per_session_mib"] = [rss / 1024 / sessions, pss / 1024 / sessions]
@@ -933,6 +1169,75 @@ def load(value: Any) -> str:
     return f"{value[0]:.2f}"
 
 
+def mib(pair: list[float], signed: bool = False) -> str:
+    return " / ".join(f"{x:+.1f}" if signed else f"{x:.1f}" for x in pair) + " MiB"
+
+
+def grown(figures: dict[str, Any]) -> str:
+    """p50 / max of a spread of growths in MiB, or – when nothing was measured."""
+    if not figures["n"]:
+        return "–"
+    return f"{figures['p50']:+.1f} / {figures['max']:+.1f} MiB"
+
+
+def long_run_lines(result: dict[str, Any]) -> list[str]:
+    """Memory growth over the run, and what the idle seated players cost."""
+    lines = []
+    memory = result.get("memory")
+    if memory:
+        own, idle_own = memory["session_pss_growth"], memory["idle_session_pss_growth"]
+        lines += [
+            "",
+            f"memory per session (RSS / PSS; {result['sessions']} sessions, sampled every "
+            f"{MEMORY_EVERY:g} s):",
+            "",
+            "| seated (start) | end of play | growth | largest growth at a sample "
+            "| a playing session's own PSS growth p50 / max | an idle one's |",
+            "|---|---|---|---|---|---|",
+            f"| {mib(memory['start'])} | {mib(memory['end'])} "
+            f"| {mib(memory['growth'], True)} | {mib(memory['max_growth'], True)} "
+            f"| {grown(own)} | {grown(idle_own)} |",
+            "",
+            "PSS per session at each sample (s: MiB): "
+            + ", ".join(
+                f"{x['seconds']:.0f}: {x['pss_kib'] / 1024 / max(1, result['sessions']):.1f}"
+                for x in memory["samples"]
+            ),
+        ]
+    idle = result.get("idle")
+    if idle:
+        window = result["idle_window"]
+        settled = window["settled_after"]
+        since = (
+            f"from {settled:.0f} s into play, once their screens had been still {IDLE_QUIET:g} s"
+            if settled is not None
+            else "from the start of play: their screens never stayed still "
+            f"{IDLE_QUIET:g} s (see the screen changes)"
+        )
+        lines += [
+            "",
+            f"idle seated players ({result['idle_players']} at {result['idle_tables']} "
+            f"table(s) of their own where nobody presses a key), over {window['seconds']:.0f} s "
+            f"{since}:",
+            "",
+            "| player | its turn | own processes | CPU, % of a core | of which main thread "
+            "/ other threads (wake-ups/s) | SSH bytes/s received (terminal output) "
+            "| screen changes |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for x in idle:
+            lines.append(
+                f"| {x['player']} | {'yes' if x['on_turn'] else 'no'} | {x['processes']} "
+                f"| {x['cpu_percent']:.3f}% | {x['main_thread_cpu_percent']:.3f}% "
+                f"({x['main_thread_wakeups_per_second']:.1f}) / "
+                f"{x['other_threads_cpu_percent']:.3f}% "
+                f"({x['other_threads_wakeups_per_second']:.1f}) "
+                f"| {x['wire_bytes_per_second']:.1f} ({x['terminal_bytes_per_second']:.1f}) "
+                f"| {x['screen_changes']} |"
+            )
+    return lines
+
+
 def report(result: dict[str, Any]) -> str:
     own, others = result["own"], result["others"]
     problems = f"{result['lost_updates']} / {len(result['errors']) + result['unanswered_keys']}"
@@ -959,7 +1264,8 @@ def report(result: dict[str, Any]) -> str:
         login, memory = result["login"], result.get("memory_per_session_mib", [0.0, 0.0])
         lines += [
             f"unotable capacity bench: serve ssh, {result['players']} players at "
-            f"{result['tables']} tables, {result['game']}, {result['seconds']:g} s, "
+            f"{result['tables']} tables (and {result['idle_players']} idle), {result['game']}, "
+            f"{result['seconds']:g} s, "
             f"{result['size'][0]}x{result['size'][1]}",
             "",
             "| players | login p50 / p95 | own key → own screen p50 / p95 "
@@ -976,6 +1282,7 @@ def report(result: dict[str, Any]) -> str:
             f"{result.get('tables_playing', 0)} of {result['tables']} tables played; "
             f"{result.get('processes', 0)} server processes; "
             f"the bench's own clients used {result.get('bench_cpu_percent', 0):.0f}% of a core",
+            *long_run_lines(result),
         ]
     if result["unanswered_keys"]:
         lines.append(f"{result['unanswered_keys']} keys never changed their own screen")
@@ -1031,10 +1338,20 @@ def main(argv: list[str] | None = None) -> int:
         choices=("slow", "normal", "fast", "instant"),
         help="--local: how fast the computers play (default fast)",
     )
+    parser.add_argument(
+        "--idle",
+        type=int,
+        default=2,
+        metavar="N",
+        help="idle seated players, at tables of their own where nobody moves, their CPU and "
+        "bytes measured (default 2: one table of two; 0: none)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the server's data dir and log")
     args = parser.parse_args(argv)
     if not args.local and args.players < 2:
         parser.error("--players: at least 2 (players sit together)")
+    if args.idle < 0:
+        parser.error("--idle: 0 or more")
     args.think = tuple(args.think or ((0.3, 0.8) if args.local else (1.0, 2.0)))
     result = asyncio.run(run_local(args) if args.local else run_served(args))
     print(json.dumps(result, indent=2) if args.json else report(result))

@@ -132,6 +132,9 @@ class LocalTable(Newsroom):
     def seat_labels(self) -> list[str]:
         return [s.label for s in self._snapshot.seats]
 
+    def counts_down(self) -> bool:
+        return False  # one keyboard: nobody is away
+
     def waiting_words(self, seat: int) -> str:
         snap = self._snapshot
         name = snap.name(seat)

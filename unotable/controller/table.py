@@ -49,6 +49,11 @@ class Table(Protocol):
         """What this terminal is told while ``seat``'s decision is awaited."""
         ...
 
+    def counts_down(self) -> bool:
+        """Whether ``waiting_words`` holds a countdown (an away player's seat waiting): the
+        screen then redraws it every second."""
+        ...
+
 
 class Newsroom:
     """The listeners of a table and its newest snapshot: what both tables keep alike."""

@@ -281,6 +281,9 @@ class RemoteTable(Newsroom):
                 labels.append("Human")
         return labels or [s.label for s in self._latest.seats]
 
+    def counts_down(self) -> bool:
+        return any(state.get("back_within") is not None for state in self.presence)
+
     def waiting_words(self, seat: int) -> str:
         """What the others are told while a player's decision is awaited."""
         name = self._latest.name(seat)

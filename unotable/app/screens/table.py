@@ -9,6 +9,7 @@ choices go back to the table as intents.
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -20,6 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import RichLog, Static
 
 from unotable.controller import (
@@ -54,6 +56,7 @@ DIALOG_KINDS = ("color", "challenge", "direction", "give", "moon", "keep", "decl
 RECENT_LINES = 6
 SKIPPED = ("deal", "hand")  # in the log, not among the centre's recent lines
 COUNTDOWN = 15  # seconds: a turn's time shows only when this little is left
+LOG_LINES = 2000  # the log panel keeps this many lines
 
 
 @dataclass(frozen=True)
@@ -123,6 +126,10 @@ class TableScreen(Screen[None]):
         self._offers: tuple[Snapshot, _Opened | None, dict[str, bool]] | None = None
         self._log_key: tuple[Any, ...] | None = None  # whose log, in which card style
         self._log_count = 0
+        # lines for the log while it is hidden: Textual's RichLog keeps every line written
+        # before it first has a size, past its max_lines (a log hidden all evening grew)
+        self._unwritten: deque[str] = deque(maxlen=LOG_LINES)
+        self._clock: Timer | None = None  # redraws a countdown each second (shared tables)
         self._leaving = False
         self._snap_at = time.monotonic()
         self.snap_speed: str | None = None  # the speed last sent to the table
@@ -143,7 +150,7 @@ class TableScreen(Screen[None]):
         with Horizontal(id="table-top"):
             yield SeatsPanel(id="seats")
             yield CenterPanel(id="center")
-            yield RichLog(id="log", wrap=True, min_width=20, max_lines=2000, markup=False)
+            yield RichLog(id="log", wrap=True, min_width=20, max_lines=LOG_LINES, markup=False)
             yield TrackerPanel(id="tracker")
         with Vertical(id="hand-box"):
             yield HandView(id="hand")
@@ -158,8 +165,8 @@ class TableScreen(Screen[None]):
         if self.table.rejoin_code:  # what a player needs to sit down again from elsewhere
             code = Text(f"rejoin code {self.table.rejoin_code}")
             self.query_one("#seats").border_subtitle = code
-        if self.shared:  # a countdown while a player is away
-            self.set_interval(1.0, self._tick_shared)
+        if self.shared:  # countdowns (a turn's time, an away player's seat, the next deal)
+            self._clock = self.set_interval(1.0, self._tick_shared, pause=True)
         self.query_one(TrackerPanel).border_title = "Tracker"
         self.query_one(TrackerPanel).display = False
         self._was_wide = self.app.size.width >= 120
@@ -268,6 +275,12 @@ class TableScreen(Screen[None]):
         self.query_one(TrackerPanel).show(snap, names, cards)
         self._refresh_keys()
         self._fit_heights(words)
+        if self._clock is not None:  # ticks only while something counts down: idle is free
+            timed = snap.turn_ends_in is not None or snap.deal_in is not None
+            if timed or self.table.counts_down():
+                self._clock.resume()
+            else:
+                self._clock.pause()
 
     def _fit_heights(self, words: Text) -> None:
         """Lay the table out anew when the hand or the status line changed its height."""
@@ -312,6 +325,7 @@ class TableScreen(Screen[None]):
         key = (snap.viewer, cards.theme, cards.ascii_only)
         if key != self._log_key or snap.log_length < self._log_count:
             log.clear()
+            self._unwritten.clear()
             self._log_key = key
             self._log_count = 0
         names = self.names()
@@ -320,8 +334,16 @@ class TableScreen(Screen[None]):
                 continue
             line = describe(event, names, cards, snap.viewer)
             if line:
-                log.write(line)
+                self._unwritten.append(line)
         self._log_count = snap.log_length
+        self._write_log()
+
+    def _write_log(self) -> None:
+        """Write the lines kept for the log, once it is on screen."""
+        log = self.query_one("#log", RichLog)
+        if log.display:
+            while self._unwritten:
+                log.write(self._unwritten.popleft())
 
     def status_text(self) -> Text:
         snap = self.snap
@@ -661,6 +683,7 @@ class TableScreen(Screen[None]):
         log = self.query_one("#log")
         log.display = not log.display
         self._arrange_middle(self.app.size.width, "log")
+        self._write_log()
 
     def action_toggle_tracker(self) -> None:
         tracker = self.query_one(TrackerPanel)
@@ -857,6 +880,7 @@ class TableScreen(Screen[None]):
             log.display = False  # narrowed: the pile comes back, G brings the log
         self._was_wide = wide
         self._arrange_middle(event.size.width, "tracker")
+        self._write_log()
         if log.display:
             log.scroll_end(animate=False)
         if not screen_too_small(event.size.width, event.size.height):

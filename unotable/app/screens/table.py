@@ -42,6 +42,7 @@ from unotable.engine import OUT_OF_TURN_KINDS, Action
 
 from ..describe import describe
 from ..games import GamePresentation, presentation_for
+from ..upstream import forget_gone_widgets_styles
 from ..widgets.center import CenterPanel
 from ..widgets.hand import KEY_NAMES, HandView
 from ..widgets.keysbar import KeysBar
@@ -130,6 +131,7 @@ class TableScreen(Screen[None]):
         # before it first has a size, past its max_lines (a log hidden all evening grew)
         self._unwritten: deque[str] = deque(maxlen=LOG_LINES)
         self._clock: Timer | None = None  # redraws a countdown each second (shared tables)
+        self._hand_seen: int | None = None
         self._leaving = False
         self._snap_at = time.monotonic()
         self.snap_speed: str | None = None  # the speed last sent to the table
@@ -244,6 +246,9 @@ class TableScreen(Screen[None]):
 
     def _draw(self, snap: Snapshot) -> None:
         view, viewer = snap.view, snap.viewer
+        if view.hand_number != self._hand_seen:  # a new hand: let go of what Textual kept
+            self._hand_seen = view.hand_number
+            forget_gone_widgets_styles()
         cards = self.card_style
         names = self.names()
         labels = self.table.seat_labels()

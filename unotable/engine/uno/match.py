@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -87,13 +88,74 @@ def _per_seat(kind: str, **data: Any) -> tuple[Event, ...]:
     return tuple(make_event(kind, s, data=shared) for s in range(16))
 
 
+# H-2: a swap's events [seat][target] (made as needed) and a pass's [direction][seat]
+_SWAP_EVENTS: list[list[Event | None]] = [[None] * 16 for _ in range(16)]
+_PASS_EVENTS = {
+    step: tuple(make_event("pass_hands", s, data=_DIRECTIONS[step]) for s in range(16))
+    for step in (1, -1)
+}
+
+
+class _SevenOTables:
+    """H-2's fixed data for a table of n seats: each seat's swap actions, and for a swap
+    [seat][target] and a pass [direction] each hand's new seat (``hand_moves``) and the
+    gifts (giver, receiver), by giver (the order of the ``received`` events)."""
+
+    def __init__(self, n: int) -> None:
+        seats = range(n)
+
+        def swapped(a: int, b: int) -> tuple[int, ...]:
+            dest = list(seats)
+            dest[a], dest[b] = b, a
+            return tuple(dest)
+
+        def gifts(dest: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+            return tuple((s, d) for s, d in enumerate(dest) if s != d)
+
+        self.choices = tuple(tuple(SWAP[other] for other in seats if other != s) for s in seats)
+        self.swap_seats = [[swapped(a, b) for b in seats] for a in seats]
+        self.swap_gifts = [[gifts(dest) for dest in row] for row in self.swap_seats]
+        self.pass_seats = {step: tuple((s + step) % n for s in seats) for step in (1, -1)}
+        self.pass_gifts = {step: gifts(dest) for step, dest in self.pass_seats.items()}
+
+
+_SEVEN_O: dict[int, _SevenOTables] = {}  # by table size, made as needed (_seven_o)
+
+
+def _seven_o(n: int) -> _SevenOTables:
+    tables = _SEVEN_O[n] = _SevenOTables(n)
+    return tables
+
+
+_COLOURED = tuple(frozenset(c for c in _ALL_CARDS if c.color_index == i) for i in range(4))
+_SEVENS_AND_ZEROS = frozenset(c for c in _ALL_CARDS if c.effect == 0 and c.points in (0, 7))
+_ZEROS = frozenset(c for c in _SEVENS_AND_ZEROS if c.points == 0)
+# H-1: what may be stacked, in hand order, as (card, its plays, its plays calling UNO too):
+# on a Wild Draw Four; on a Draw Two with stack=same; on a Draw Two with stack=any
+_DRAW_TWOS = tuple(c for c in _ALL_CARDS if c.effect == DRAW_TWO)
+_STACKABLE = tuple(
+    tuple((c, PLAYS[c.index], PLAYS[c.index] + PLAYS_UNO[c.index]) for c in cards)
+    for cards in ((WD4,), _DRAW_TWOS, (*_DRAW_TWOS, WD4))
+)
+_STACKABLE_SETS = tuple(frozenset(c for c, _plays, _uno in cards) for cards in _STACKABLE)
+_MATCH_DRAW = MappingProxyType({"reason": "match"})
+_MATCH_DRAW_EVENTS: list[list[Event | None]] = [[None] * len(_ALL_CARDS) for _ in range(16)]
+# H-3: the public draw_to_match events, per seat, at count * 4 + bonus (_run_event); a run
+# of one card, the most common, is made at once
+_RUN_EVENTS: tuple[dict[int, Event], ...] = tuple(
+    {4: make_event("draw_to_match", s, count=1, data=MappingProxyType({"bonus": 0}))}
+    for s in range(16)
+)
+_PENDING_DRAW_EVENTS: dict[tuple[int | None, int, int], Event] = {}  # (by, victim, count)
+_ACCEPT_EVENTS: dict[tuple[int, int, int | None], Event] = {}  # H-1 (seat, count, target)
+
 _SKIP_EVENTS = _per_seat("skip")
 _KEEP_EVENTS = _per_seat("keep")
 _EXPOSED_EVENTS = _per_seat("exposed")
 _UNO_EVENTS = _per_seat("uno", late=False)
 _LATE_UNO_EVENTS = _per_seat("uno", late=True)
 _REVERSE_EVENTS = {step: _per_seat("reverse", direction=step) for step in (1, -1)}
-_REASONS: dict[str, Mapping[str, Any]] = {}  # reason -> its shared data
+_REASONS: dict[str, Mapping[str, Any]] = {"match": _MATCH_DRAW}  # reason -> its shared data
 _PENALTY_EVENTS: dict[tuple[int, int, str], Event] = {}  # (seat, count, reason) -> event
 
 
@@ -102,6 +164,16 @@ def _reason(reason: str) -> Mapping[str, Any]:
     if data is None:
         data = _REASONS[reason] = MappingProxyType({"reason": reason})
     return data
+
+
+@dataclass(slots=True)
+class _Unseen:
+    """The cards one hand played that the others' lists of it (private_known) may still
+    hold: UnoMatch._settle drops them. ``since[observer]``: where the cards that observer's
+    list must drop start (a list made later than the first play; 0 if not given)."""
+
+    cards: list[UnoCard]
+    since: dict[int, int] = field(default_factory=dict)
 
 
 class UnoMatch(Match):
@@ -140,6 +212,7 @@ class UnoMatch(Match):
         "seven_o",
         "stack_mode",
         "target",
+        "unseen",
         "wd4_color",
         "wd4_guilty",
         "wd4_hand",
@@ -198,10 +271,16 @@ class UnoMatch(Match):
         self.wd4_hand: tuple[UnoCard, ...] = ()
         self.revealed = [0] * n
         self.public_known: list[list[UnoCard]] = [[] for _ in range(n)]
-        # (observer, holder) -> cards the observer saw in the holder's hand (challenges)
         # per holder: observer -> the cards the observer knows the holder still holds (a
-        # challenge showed them; with Seven-O, the hand the observer gave, or one that moved)
-        self.private_known: list[dict[int, list[UnoCard]]] = [{} for _ in range(n)]
+        # challenge showed them; with Seven-O, the hand the observer gave, or one that moved).
+        # Kept up to date lazily: with Seven-O nearly every hand is known to someone, and
+        # searching those lists at every play would cost more than the rest of the play. A
+        # list holds the cards as they were shown (a tuple, until something is forgotten);
+        # ``unseen`` keeps, per seat and moving with the hands, the cards the hand played
+        # since (_Unseen; None: none, and None for the whole list when no seat has any).
+        # Whatever reads private_known calls _settle first.
+        self.private_known: list[dict[int, Sequence[UnoCard]]] = [{} for _ in range(n)]
+        self.unseen: list[_Unseen | None] | None = None
         self.out_of_play: list[UnoCard] = []  # cards an explicit deal left out
 
     @property
@@ -279,6 +358,7 @@ class UnoMatch(Match):
         self.revealed = [0] * n
         self.public_known = [[] for _ in range(n)]
         self.private_known = [{} for _ in range(n)]
+        self.unseen = None
         self.out_of_play = []
 
     def _start_hand(self, events: list[Event]) -> None:
@@ -408,24 +488,31 @@ class UnoMatch(Match):
         return True
 
     def _take(self, seat: int, count: int, reason: str, events: list[Event]) -> list[UnoCard]:
-        """Draw ``count`` cards for ``seat`` (as many as exist), Creepers triggering."""
+        """Draw ``count`` cards for ``seat`` (as many as exist), Creepers triggering: the
+        cards go in runs, each up to a Creeper or to the end of the pile, and each makes the
+        same event as drawing its cards one by one would."""
         hand = self.hands[seat]
-        chunk: list[UnoCard] = []
-        taken: list[UnoCard] = []
         data = _reason(reason)
-        for _ in range(count):
-            if not self.draw_pile:
-                self._flush(seat, chunk, data, events)
+        taken: list[UnoCard] = []
+        left = count
+        while left:
+            pile = self.draw_pile
+            if not pile:
                 if not self._reshuffle(events):
                     break
-            card = self.draw_pile.pop()
-            insort(hand, card, key=_card_index)
-            chunk.append(card)
-            taken.append(card)
-            if card is CREEPER_CARD:
-                self._flush(seat, chunk, data, events)
+                pile = self.draw_pile
+            run = pile[-left:]  # (the whole pile if it holds fewer)
+            run.reverse()  # the top card first, as drawn
+            if self.WITH_CREEPERS and CREEPER_CARD in run:
+                del run[run.index(CREEPER_CARD) + 1 :]
+            del pile[-len(run) :]
+            hand += run
+            hand.sort(key=_card_index)  # (stable: as if each were inserted in turn)
+            events.append(make_event("draw", seat, tuple(run), len(run), data, _ONLY[seat]))
+            taken += run
+            left -= len(run)
+            if run[-1] is CREEPER_CARD:
                 self._creeper(seat, events)
-        self._flush(seat, chunk, data, events)
         if taken:
             self.passes = 0
         return taken
@@ -443,21 +530,20 @@ class UnoMatch(Match):
         self.public_known[seat].append(CREEPER_CARD)
         events.append(make_event("creeper", seat, (CREEPER_CARD,), 1))
         hand = self.hands[seat]
-        bonus: list[UnoCard] = []
-        for _ in range(3):
-            if not self.draw_pile:
-                if bonus:
-                    events.append(
-                        make_event("bonus", seat, tuple(bonus), len(bonus), {}, _ONLY[seat])
-                    )
-                    bonus = []
+        left = 3
+        while left:  # in runs to the end of the pile, as in _take
+            pile = self.draw_pile
+            if not pile:
                 if not self._reshuffle(events):
                     break
-            card = self.draw_pile.pop()
-            insort(hand, card, key=_card_index)
-            bonus.append(card)
-        if bonus:
+                pile = self.draw_pile
+            bonus = pile[-left:]
+            del pile[-left:]
+            bonus.reverse()
+            hand += bonus
+            hand.sort(key=_card_index)
             events.append(make_event("bonus", seat, tuple(bonus), len(bonus), {}, _ONLY[seat]))
+            left -= len(bonus)
 
     def _penalty(self, seat: int, count: int, reason: str, events: list[Event]) -> None:
         key = (seat, count, reason)
@@ -519,7 +605,8 @@ class UnoMatch(Match):
                 acts += self._stack_plays(seat)
                 acts.append(ACCEPT)
             elif pending == PENDING_SWAP:
-                acts += [SWAP[other] for other in range(self.players) if other != seat]
+                n = self.players
+                acts += (_SEVEN_O.get(n) or _seven_o(n)).choices[seat]
             else:
                 acts += COLOR_CHOICES
         elif self.winners:
@@ -533,21 +620,19 @@ class UnoMatch(Match):
         """H-1: the victim's stacking plays on the pending Draw Two or Wild Draw Four."""
         acts: list[Action] = []
         hand = self.hands[seat]
-        on_wd4 = self.discard[-1] is WD4
-        two = len(hand) == 2
-        previous = None
-        for card in hand:
-            if card is previous:
-                continue
-            previous = card
-            if card is WD4:
-                ok = on_wd4 or self.stack_mode == 2
-            else:
-                ok = card.effect == DRAW_TWO and not on_wd4
-            if ok:
-                acts += PLAYS[card.index]
-                if two:
-                    acts += PLAYS_UNO[card.index]
+        # the few cards that may go on it, in hand order: a look-up each, not a hand's scan
+        which = 0 if self.discard[-1] is WD4 else self.stack_mode
+        if _STACKABLE_SETS[which].isdisjoint(hand):  # (about half the time: none held)
+            return acts
+        stackable = _STACKABLE[which]
+        if len(hand) == 2:
+            for card, _plays, plays in stackable:
+                if card in hand:
+                    acts += plays
+        else:
+            for card, plays, _plays in stackable:
+                if card in hand:
+                    acts += plays
         return acts
 
     def _stack_refusal(self, card: UnoCard) -> str | None:
@@ -588,8 +673,7 @@ class UnoMatch(Match):
         return f"{count} cards are aimed at you: stack {cards}, or accept them"
 
     def _holds_color(self, hand: list[UnoCard]) -> bool:
-        color = self.color
-        return any(card.color_index == color for card in hand)
+        return not _COLOURED[self.color].isdisjoint(hand)
 
     def _playable(self, card: UnoCard, hand: list[UnoCard]) -> bool:
         if not MATCH[self.discard[-1].index][self.color][card.index]:
@@ -602,15 +686,19 @@ class UnoMatch(Match):
         # the hot path, an action by the seat to move, skips Match.apply's checks: a seat
         # equal to the turn is on the table, and the hand is in play (current is None
         # between hands and once the match is over; the handlers check the rest); plays,
-        # draws and keeps go straight to their handlers
+        # draws, keeps and the house rules' accepts and swaps go straight to their handlers
         if type(action) is Action and seat.__class__ is int and seat == self.current:
             kind = action.kind
             if kind == "play":
                 events = self._play(seat, action)
             elif kind == "draw":
-                events = self._draw(seat)
+                events = self._draw_run(seat) if self.draw_to_match else self._draw(seat)
             elif kind == "keep":
                 events = self._keep(seat)
+            elif kind == "accept" and self.pending == PENDING_STACK:
+                events = self._accept_draw(seat)
+            elif kind == "swap":
+                events = self._swap(seat, action)
             else:
                 events = self._apply(seat, action)
             self.history.append((seat, action))
@@ -738,8 +826,18 @@ class UnoMatch(Match):
             self.draw_count = 0
             self.wd4_player = None
             self.wd4_hand = ()
-        if self.public_known[seat] or self.private_known[seat]:
-            self._forget(seat, card)
+        if self.private_known[seat]:  # others knew cards of this hand: they forget it (_settle)
+            unseen = self.unseen
+            if unseen is None:
+                unseen = self.unseen = [None] * self.players
+            played = unseen[seat]
+            if played is None:
+                unseen[seat] = _Unseen([card])
+            else:
+                played.cards.append(card)
+        known = self.public_known[seat]
+        if known and card in known:
+            known.remove(card)
         if choice is None:  # not a wild (checked above)
             new_color = card.color_index
             slot = card.index * 10 + uno
@@ -768,12 +866,12 @@ class UnoMatch(Match):
             return events
         if uno:
             events.append(_UNO_EVENTS[seat])
-        elif len(hand) == 1 and not (effect == 0 and card.points == 0 and self.seven_o):
+        elif len(hand) == 1 and not (self.seven_o and card in _ZEROS):
             self.exposed = seat  # (a Seven-O 0 passes the hands on at once: nobody is exposed)
             events.append(_EXPOSED_EVENTS[seat])
         if effect == 0 or (card.is_wild and card is not WD4):
-            if effect == 0 and self.seven_o and (card.points == 7 or card.points == 0):
-                if card.points == 7:  # H-2: the same turn goes on with the choice of a seat
+            if self.seven_o and card in _SEVENS_AND_ZEROS:
+                if card not in _ZEROS:  # a 7, H-2: the same turn goes on with the choice of a seat
                     self.pending = PENDING_SWAP
                     return events
                 self._pass_hands(seat, events)
@@ -801,7 +899,7 @@ class UnoMatch(Match):
             elif self.bluff_allowed:
                 self.wd4_player = seat
                 self.wd4_color = color
-                self.wd4_guilty = any(c.color_index == color for c in hand)
+                self.wd4_guilty = not _COLOURED[color].isdisjoint(hand)
                 self.wd4_hand = tuple(hand)
                 self.pending = PENDING_CHALLENGE
                 self.current = victim
@@ -817,30 +915,33 @@ class UnoMatch(Match):
                 self.current = (victim + step) % n
         return events
 
-    def _forget(self, seat: int, card: UnoCard) -> None:
-        """The card left the hand: others no longer know it is held there."""
-        known = self.public_known[seat]
-        if card in known:
-            known.remove(card)
-        private = self.private_known[seat]
-        emptied = False
-        for seen in private.values():
-            if card in seen:
-                seen.remove(card)
-                emptied = emptied or not seen
-        if emptied:
-            for observer in [o for o, seen in private.items() if not seen]:
-                del private[observer]
+    def _settle(self) -> None:
+        """Bring private_known up to date: each observer's list forgets the cards the hand
+        played since it was made (``unseen``); a list left empty goes."""
+        unseen = self.unseen
+        if unseen is None:
+            return
+        self.unseen = None
+        for holder, played in enumerate(unseen):
+            if played is not None:
+                private = self.private_known[holder]
+                for observer, seen in list(private.items()):
+                    kept = list(seen)
+                    for card in played.cards[played.since.get(observer, 0) :]:
+                        if card in kept:
+                            kept.remove(card)
+                    if kept:
+                        private[observer] = kept
+                    else:
+                        del private[observer]
 
     def _draw(self, seat: int) -> list[Event]:
+        if self.draw_to_match:
+            return self._draw_run(seat)
         if seat != self.current or self.pending is not None:
             self._check_turn(seat, None)
         if not self.draw_pile and len(self.discard) <= 1:
-            if self._can_play(seat):
-                raise IllegalAction("there is nothing to draw: play a matching card")
-            raise IllegalAction("there is nothing to draw: pass")
-        if self.draw_to_match:
-            return self._draw_to_match(seat)
+            self._refuse_draw(seat)
         events: list[Event] = []
         self.exposed = None
         hand = self.hands[seat]
@@ -866,9 +967,15 @@ class UnoMatch(Match):
         self.drawn = card
         return events
 
+    def _refuse_draw(self, seat: int) -> None:
+        if self._can_play(seat):
+            raise IllegalAction("there is nothing to draw: play a matching card")
+        raise IllegalAction("there is nothing to draw: pass")
+
     def _draw_to_match(self, seat: int) -> list[Event]:
         """H-3: one action drawing card after card until one may be played (or none is
-        left). The cards are the drawer's alone; ``draw_to_match`` tells everyone how many."""
+        left). The cards are the drawer's alone; ``draw_to_match`` tells everyone how many.
+        Card by card, each checked as it comes (the usual runs go at once: _draw_run)."""
         events: list[Event] = []
         self.exposed = None
         hand = self.hands[seat]
@@ -899,11 +1006,69 @@ class UnoMatch(Match):
         self.passes = 0
         bonus = len(hand) - bonus_before - drawn
         events.append(
-            make_event("draw_to_match", seat, count=drawn, data=MappingProxyType({"bonus": bonus}))
+            _RUN_EVENTS[seat].get(drawn * 4 + bonus) or self._run_event(seat, drawn, bonus)
         )
         self.pending = PENDING_DRAWN
         self.drawn = card
         return events
+
+    def _draw_run(self, seat: int) -> list[Event]:
+        """H-3 as _draw_to_match, at once where the pile holds the run: the cards down to
+        the first one that may be played are taken together, with the same cards, events
+        and state as drawing them one by one. Card by card (_draw_to_match) where the pile
+        runs out first, a Creeper ends the run (its bonus cards follow), or it ends on a
+        Wild Draw Four that may not be played (§3.7: that depends on the cards drawn)."""
+        if seat != self.current or self.pending is not None:
+            self._check_turn(seat, None)
+        pile = self.draw_pile
+        if not pile and len(self.discard) <= 1:
+            self._refuse_draw(seat)
+        matches = MATCH[self.discard[-1].index][self.color]
+        at = len(pile) - 1
+        while at >= 0 and not matches[pile[at].index]:  # from the top: the first that matches
+            at -= 1
+        if at < 0:
+            return self._draw_to_match(seat)
+        card = pile[at]
+        if card is CREEPER_CARD or (card is WD4 and not self.bluff_allowed):
+            return self._draw_to_match(seat)
+        self.exposed = None
+        self.passes = 0
+        self.pending = PENDING_DRAWN
+        self.drawn = card
+        hand = self.hands[seat]
+        count = len(pile) - at
+        if count == 1:  # the usual run
+            pile.pop()
+            insort(hand, card, key=_card_index)
+            event = _MATCH_DRAW_EVENTS[seat][card.index] or self._run_draw_event(seat, card)
+            return [event, _RUN_EVENTS[seat][4]]
+        taken = pile[at:]
+        del pile[at:]
+        taken.reverse()  # the top card first, as drawn
+        hand += taken
+        hand.sort(key=_card_index)  # (stable: as if each were inserted in turn)
+        return [
+            make_event("draw", seat, tuple(taken), count, _MATCH_DRAW, _ONLY[seat]),
+            _RUN_EVENTS[seat].get(count * 4) or self._run_event(seat, count, 0),
+        ]
+
+    def _run_draw_event(self, seat: int, card: UnoCard) -> Event:
+        """H-3: the draw of one card in a run, made once per seat and card (the callers
+        look in _MATCH_DRAW_EVENTS first)."""
+        event = make_event("draw", seat, (card,), 1, _MATCH_DRAW, _ONLY[seat])
+        _MATCH_DRAW_EVENTS[seat][card.index] = event
+        return event
+
+    def _run_event(self, seat: int, drawn: int, bonus: int) -> Event:
+        """H-3: the public ``draw_to_match`` event, made once per seat, count and bonus
+        (the callers look in _RUN_EVENTS first, at ``drawn * 4 + bonus``: a bonus is one
+        Creeper's cards, at most 3)."""
+        data = MappingProxyType({"bonus": bonus})
+        event = _RUN_EVENTS[seat][drawn * 4 + bonus] = make_event(
+            "draw_to_match", seat, count=drawn, data=data
+        )
+        return event
 
     def _can_play(self, seat: int) -> bool:
         hand = self.hands[seat]
@@ -956,7 +1121,10 @@ class UnoMatch(Match):
             )
             shown = self.wd4_hand
             events.append(make_event("reveal", offender, shown, len(shown), {}, _ONLY[seat]))
-            self.private_known[offender][seat] = list(shown)
+            self.private_known[offender][seat] = shown
+            played = None if self.unseen is None else self.unseen[offender]
+            if played is not None:  # it forgets only what the hand plays from now on
+                played.since[seat] = len(played.cards)
             if guilty:
                 self._penalty(offender, 4, "challenge", events)
                 self.current = seat
@@ -973,7 +1141,14 @@ class UnoMatch(Match):
     # -- house rules: stacking (H-1) and Seven-O (H-2) -------------------------------------
 
     def _pending_event(self, by: int | None, victim: int, count: int) -> Event:
-        return make_event("pending_draw", victim, count=count, data=MappingProxyType({"by": by}))
+        key = (by, victim, count)
+        event = _PENDING_DRAW_EVENTS.get(key)
+        if event is None:
+            data = MappingProxyType({"by": by})
+            event = _PENDING_DRAW_EVENTS[key] = make_event(
+                "pending_draw", victim, count=count, data=data
+            )
+        return event
 
     def _pending_draw(self, by: int | None, victim: int, count: int, events: list[Event]) -> None:
         """H-1: ``count`` cards aimed at ``victim``, who must accept or stack."""
@@ -987,7 +1162,12 @@ class UnoMatch(Match):
         """H-1: the victim draws the whole pending count and is skipped."""
         count = self.draw_count
         top = self.discard[-1]
-        events = [make_event("accept", seat, count=count, data={"target": self.draw_by})]
+        key = (seat, count, self.draw_by)
+        event = _ACCEPT_EVENTS.get(key)
+        if event is None:
+            data = MappingProxyType({"target": self.draw_by})
+            event = _ACCEPT_EVENTS[key] = make_event("accept", seat, count=count, data=data)
+        events = [event]
         self.exposed = None
         self.pending = None
         self.draw_count = 0
@@ -1003,54 +1183,70 @@ class UnoMatch(Match):
 
     def _swap(self, seat: int, action: Action) -> list[Event]:
         """H-2: after a 7, swap hands with the chosen seat."""
-        self._check_turn(seat, PENDING_SWAP)
+        if seat != self.current or self.pending != PENDING_SWAP:
+            self._check_turn(seat, PENDING_SWAP)
         target = action.target
         n = self.players
         if target is None or not 0 <= target < n:
             raise IllegalAction(f"there is no seat {target} at this table of {n}")
         if target == seat:
             raise IllegalAction("you cannot swap hands with yourself: choose another player")
-        events = [make_event("swap", seat, data=_TARGETS[target])]
-        dest = list(range(n))
-        dest[seat], dest[target] = target, seat
-        self._move_hands(dest, events)
+        event = _SWAP_EVENTS[seat][target]
+        if event is None:
+            event = _SWAP_EVENTS[seat][target] = make_event("swap", seat, data=_TARGETS[target])
+        events = [event]
+        # in place: what is kept per seat changes seats with the hand
+        hands, public, private = self.hands, self.public_known, self.private_known
+        hands[seat], hands[target] = hands[target], hands[seat]
+        public[seat], public[target] = public[target], public[seat]
+        private[seat], private[target] = private[target], private[seat]
+        unseen = self.unseen
+        if unseen is not None:
+            unseen[seat], unseen[target] = unseen[target], unseen[seat]
+        tables = _SEVEN_O.get(n) or _seven_o(n)
+        self._hands_moved(tables.swap_gifts[seat][target], events)
+        self.hand_moves.append(tables.swap_seats[seat][target])
         self.pending = None
         self.current = (seat + self.direction) % n
         return events
 
     def _pass_hands(self, seat: int, events: list[Event]) -> None:
         """H-2: after a 0, every hand goes to the next seat in the direction of play."""
-        n = self.players
         step = self.direction
-        events.append(make_event("pass_hands", seat, data=_DIRECTIONS[step]))
-        self._move_hands([(s + step) % n for s in range(n)], events)
+        events.append(_PASS_EVENTS[step][seat])
+        # in place: what is kept per seat moves one seat on with the hand
+        kept: list[list[Any]] = [self.hands, self.public_known, self.private_known]
+        if self.unseen is not None:
+            kept.append(self.unseen)
+        for table in kept:
+            if step == 1:
+                table.insert(0, table.pop())
+            else:
+                table.append(table.pop(0))
+        tables = _SEVEN_O.get(self.players) or _seven_o(self.players)
+        self._hands_moved(tables.pass_gifts[step], events)
+        self.hand_moves.append(tables.pass_seats[step])
 
-    def _move_hands(self, dest: list[int], events: list[Event]) -> None:
-        """Seat s's hand goes to seat dest[s]; what anyone knew of a hand goes with it, and
-        each giver knows the whole hand it gave (§4.2). Nobody is exposed afterwards."""
-        old = self.hands
-        hands = old[:]
-        known = self.public_known
-        public = known[:]
-        seen = self.private_known
-        private = seen[:]
-        for s, receiver in enumerate(dest):
-            if receiver != s:
-                hand = old[s]
-                hands[receiver] = hand
-                public[receiver] = known[s]
-                seen_by = seen[s]  # observer -> what it knows of this hand: it moves along
-                seen_by.pop(receiver, None)  # (nobody "knows" its own cards)
-                seen_by[s] = hand[:]  # the giver knows what it gave
-                private[receiver] = seen_by
-                given = tuple(hand)
-                events.append(
-                    make_event("received", receiver, given, len(given), _FROM[s], _ONLY[receiver])
-                )
-        self.hands = hands
-        self.public_known = public
-        self.private_known = private
-        self.hand_moves.append(tuple(dest))
+    def _hands_moved(self, gifts: tuple[tuple[int, int], ...], events: list[Event]) -> None:
+        """After the hands changed seats, each (giver, receiver) in ``gifts``: the giver
+        knows the whole hand it gave, the receiver sees it (§4.2); what others knew of a
+        hand moved along with it. Nobody is exposed afterwards."""
+        hands = self.hands
+        private = self.private_known
+        unseen = self.unseen
+        for giver, receiver in gifts:
+            seen_by = private[receiver]  # observer -> what it knows of this hand
+            if receiver in seen_by:
+                del seen_by[receiver]  # (nobody "knows" its own cards)
+            given = tuple(hands[receiver])
+            seen_by[giver] = given
+            if unseen is not None:
+                played = unseen[receiver]
+                if played is not None:  # the giver forgets only what is played from now
+                    played.since[giver] = len(played.cards)
+            events.append(
+                make_event("received", receiver, given, len(given), _FROM[giver], _ONLY[receiver])
+            )
         self.exposed = None
 
     def _choose_color(self, seat: int, action: Action) -> list[Event]:
@@ -1163,6 +1359,8 @@ class UnoMatch(Match):
     def view(self, seat: int | None) -> UnoView:
         n = self.players
         check_viewer(seat, n)
+        if self.unseen is not None:
+            self._settle()
         known: list[tuple[UnoCard, ...]] = []
         for holder in range(n):
             public = self.public_known[holder]  # revealed Creepers still held: everyone's
@@ -1218,6 +1416,8 @@ class UnoMatch(Match):
         return self.rng
 
     def clone(self) -> UnoMatch:
+        if self.unseen is not None:
+            self._settle()
         twin = object.__new__(type(self))
         twin.__dict__.update(self.__dict__)
         twin.bluff_allowed = self.bluff_allowed
@@ -1256,6 +1456,7 @@ class UnoMatch(Match):
         twin.private_known = [
             {o: v[:] for o, v in seen.items()} if seen else {} for seen in self.private_known
         ]
+        twin.unseen = None
         twin.out_of_play = list(self.out_of_play)
         return twin
 
@@ -1268,6 +1469,8 @@ class UnoMatch(Match):
 
     def state_key(self) -> tuple[Any, ...]:
         """A snapshot of the whole state, for 'nothing changed' checks."""
+        if self.unseen is not None:
+            self._settle()
         return (
             tuple(tuple(h) for h in self.hands),
             tuple(self.draw_pile),

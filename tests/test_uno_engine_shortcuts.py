@@ -34,13 +34,13 @@ def _pick(match, seat, rng, draws=0.0):
 
 
 def _games(game, players, options, seeds, draws=0.0):
-    """(seed, match, seat, action) at every decision of seeded matches, before it is applied
-    (the caller applies it)."""
+    """(seed, match, seat, action) at every decision of seeded matches (up to 3,000 each),
+    before it is applied (the caller applies it)."""
     spec = get_game(game)
     for seed in range(seeds):
         match = spec.new_match(players, {**options, "target": 200}, seed=seed)
         rng = random.Random(seed)
-        while not match.over:
+        while not match.over and len(match.history) < 3_000:
             if match.hand_over:
                 match.next_hand()
                 continue
@@ -89,19 +89,21 @@ def _draw_one_by_one(match, seat, count, reason):
 @pytest.mark.parametrize("players", [2, 8])
 def test_taking_cards_in_runs_is_drawing_them_one_by_one(game, players):
     taken = 0
-    for seed, match, _seat, action in _games(game, players, HOUSE, 6):
+    rng = random.Random(f"{game}-{players}")
+    for seed, match, seat, action in _games(game, players, HOUSE, 6):
         for victim in range(players):  # now and then, a few cards for anyone
-            count = random.Random(seed * 1000 + len(match.history) + victim).randrange(-30, 9)
-            if count > 0:
+            if rng.random() < 0.2:
+                count = rng.randrange(1, 9)
                 plain = match.clone()
                 fast = match.clone()
+                plain.passes = fast.passes = 1  # (a card taken restarts the count of passes)
                 expected = _draw_one_by_one(plain, victim, count, "draw_two")
                 events = []
                 fast._take(victim, count, "draw_two", events)
                 assert events == expected, seed
                 assert fast.state_key() == plain.state_key(), seed
                 taken += 1
-        match.apply(match.current, action)
+        match.apply(seat, action)
     assert taken > 200
 
 
@@ -111,7 +113,7 @@ def test_taking_cards_in_runs_is_drawing_them_one_by_one(game, players):
 def test_drawing_a_run_at_once_is_drawing_card_by_card(game, players, bluff):
     draws = 0
     options = {**HOUSE, "wd4_bluff": bluff}
-    for seed, match, seat, action in _games(game, players, options, 10, draws=0.2):
+    for seed, match, seat, action in _games(game, players, options, 10, draws=0.1):
         if action == DRAW:
             plain = match.clone()
             events = plain._draw_to_match(seat)  # each card checked as it comes
@@ -215,6 +217,7 @@ def test_knowledge_read_late_is_knowledge_kept_up_to_date(game, players):
                 action = _pick(eager, seat, rng)
                 assert eager.apply(seat, action) == lazy.apply(seat, action), seed
             seen = [eager.view(s) for s in range(players)]
+            assert all(all(by.values()) for by in eager.private_known), seed  # (none empty)
             if rng.random() < 0.05:
                 lazy = lazy.clone()
             if rng.random() < 0.1:

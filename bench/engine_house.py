@@ -1,7 +1,7 @@
 """The engine's cost with UNO's house rules (RULES §4) against the rules off, per decision.
 
     python bench/engine_house.py [--game G] [--players N] [--decisions D]
-                                 [--instructions [--jobs J]] [--json]
+                                 [--instructions [--jobs J] | --cards] [--json]
 
 bench/engine.py's loop exactly (RLCard's random agent on the match itself, one decision =
 one legal_actions + apply, new matches from the same seeds), for a fixed number of
@@ -13,7 +13,11 @@ machine's load falls on all alike) and it prints decisions per CPU second and ea
 one's ratio to the rules off. ``--instructions`` counts instead, with valgrind's
 callgrind, the instructions per decision (a run of D decisions less a run of none, so
 Python's start-up and imports drop out): the same on every run, where timings on a
-shared machine vary by a third. ``--config`` plays one configuration and exits (what
+shared machine vary by a third. ``--cards`` shows instead what the decisions do, the
+same decisions untimed: cards moved (drawn, a Creeper's bonus cards included, or passed on
+in a Seven-O swap or pass) and reshuffles per decision, and the share of decisions that
+play a card (the dearest kind: a draw to match is followed by a play where a plain draw is
+often followed by a cheap keep). ``--config`` plays one configuration and exits (what
 ``--instructions`` runs under callgrind).
 """
 
@@ -102,6 +106,38 @@ def timed(game_id: str, players: int, decisions: int) -> dict[str, Any]:
     }
 
 
+def moved(game_id: str, players: int, decisions: int) -> dict[str, Any]:
+    """Per configuration, what its decisions do (``--cards``), the very decisions timed."""
+    cards: dict[str, float] = {}
+    reshuffles: dict[str, float] = {}
+    plays: dict[str, float] = {}
+    for name, text in CONFIGS.items():
+        runner = Player(game_id, players, text)
+        moves = shuffles = played = 0
+        for _ in range(decisions):
+            match = runner.match
+            before = len(match.log)
+            runner.play(1)
+            if runner.match is not match:  # a new match began
+                match, before = runner.match, 0
+            played += match.history[-1][1].kind == "play"
+            for event in match.log[before:]:
+                if event.kind in ("draw", "bonus", "received"):
+                    moves += event.count
+                shuffles += event.kind == "reshuffle"
+        cards[name] = round(moves / decisions, 2)
+        reshuffles[name] = round(shuffles / decisions, 4)
+        plays[name] = round(played / decisions, 3)
+    return {
+        "game": game_id,
+        "players": players,
+        "decisions": decisions,
+        "cards": cards,
+        "reshuffles": reshuffles,
+        "plays": plays,
+    }
+
+
 def _collected(args: list[str]) -> int:
     """Instructions callgrind counted running this file with ``args``."""
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
@@ -141,6 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--decisions", type=int, default=None, help="per configuration")
     parser.add_argument("--instructions", action="store_true", help="count with callgrind")
     parser.add_argument("--jobs", type=int, default=2, help="callgrind runs at once")
+    parser.add_argument("--cards", action="store_true", help="what the decisions do")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     parser.add_argument("--config", choices=CONFIGS, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -153,20 +190,26 @@ def main(argv: list[str] | None = None) -> int:
     counts = [args.players] if args.players else [2, 4, 8]
     for game_id in games:
         for players in counts:
-            if args.instructions:
-                row = counted(game_id, players, args.decisions or 30_000, args.jobs)
-                figures = row["instructions"]
+            if args.cards:
+                row = moved(game_id, players, args.decisions or 60_000)
+                cells = "  ".join(
+                    f"{name} {row['cards'][name]} cards, {row['reshuffles'][name]} reshuffles, "
+                    f"{row['plays'][name]:.0%} plays"
+                    for name in CONFIGS
+                )
             else:
-                row = timed(game_id, players, args.decisions or 60_000)
-                figures = row["per_cpu_second"]
-            if args.json:
-                print(json.dumps(row), flush=True)
-                continue
-            cells = "  ".join(
-                f"{name} {figures[name]:,}" + ("" if name == "off" else f" ({row['ratio'][name]})")
-                for name in CONFIGS
-            )
-            print(f"{game_id} {players}: {cells}", flush=True)
+                if args.instructions:
+                    row = counted(game_id, players, args.decisions or 30_000, args.jobs)
+                    figures = row["instructions"]
+                else:
+                    row = timed(game_id, players, args.decisions or 60_000)
+                    figures = row["per_cpu_second"]
+                cells = "  ".join(
+                    f"{name} {figures[name]:,}"
+                    + ("" if name == "off" else f" ({row['ratio'][name]})")
+                    for name in CONFIGS
+                )
+            print(json.dumps(row) if args.json else f"{game_id} {players}: {cells}", flush=True)
     return 0
 
 

@@ -127,9 +127,10 @@ def _seven_o(n: int) -> _SevenOTables:
     return tables
 
 
-_COLOURED = tuple(frozenset(c for c in _ALL_CARDS if c.color_index == i) for i in range(4))
 _SEVENS_AND_ZEROS = frozenset(c for c in _ALL_CARDS if c.effect == 0 and c.points in (0, 7))
 _ZEROS = frozenset(c for c in _SEVENS_AND_ZEROS if c.points == 0)
+# the cards of each colour: whether a hand holds one is a set look-up a card
+_COLOURED = tuple(frozenset(c for c in _ALL_CARDS if c.color_index == i) for i in range(4))
 # H-1: what may be stacked, in hand order, as (card, its plays, its plays calling UNO too):
 # on a Wild Draw Four; on a Draw Two with stack=same; on a Draw Two with stack=any
 _DRAW_TWOS = tuple(c for c in _ALL_CARDS if c.effect == DRAW_TWO)
@@ -138,17 +139,18 @@ _STACKABLE = tuple(
     for cards in ((WD4,), _DRAW_TWOS, (*_DRAW_TWOS, WD4))
 )
 _STACKABLE_SETS = tuple(frozenset(c for c, _plays, _uno in cards) for cards in _STACKABLE)
+_PENDING_DRAW_EVENTS: dict[tuple[int | None, int, int], Event] = {}  # (by, victim, count)
+_ACCEPT_EVENTS: dict[tuple[int, int, int | None], Event] = {}  # (seat, count, target)
+# H-3: a run's draw of one card, [seat][card] (made as needed); the public draw_to_match
+# events, per seat, at count * 4 + bonus (_run_event), a run of one card made at once
 _MATCH_DRAW = MappingProxyType({"reason": "match"})
 _MATCH_DRAW_EVENTS: list[list[Event | None]] = [[None] * len(_ALL_CARDS) for _ in range(16)]
-# H-3: the public draw_to_match events, per seat, at count * 4 + bonus (_run_event); a run
-# of one card, the most common, is made at once
 _RUN_EVENTS: tuple[dict[int, Event], ...] = tuple(
     {4: make_event("draw_to_match", s, count=1, data=MappingProxyType({"bonus": 0}))}
     for s in range(16)
 )
-_PENDING_DRAW_EVENTS: dict[tuple[int | None, int, int], Event] = {}  # (by, victim, count)
-_ACCEPT_EVENTS: dict[tuple[int, int, int | None], Event] = {}  # H-1 (seat, count, target)
-
+# by the number of cards reshuffled (the house rules' long draws reshuffle small piles often)
+_RESHUFFLE_EVENTS = tuple(make_event("reshuffle", count=k) for k in range(len(MINECRAFT_DECK)))
 _SKIP_EVENTS = _per_seat("skip")
 _KEEP_EVENTS = _per_seat("keep")
 _EXPOSED_EVENTS = _per_seat("exposed")
@@ -484,7 +486,7 @@ class UnoMatch(Match):
         shuffle(self._own_rng(), pile)
         self.draw_pile = pile
         self.discard = [top]
-        events.append(make_event("reshuffle", None, count=len(pile)))
+        events.append(_RESHUFFLE_EVENTS[len(pile)])
         return True
 
     def _take(self, seat: int, count: int, reason: str, events: list[Event]) -> list[UnoCard]:
@@ -826,7 +828,7 @@ class UnoMatch(Match):
             self.draw_count = 0
             self.wd4_player = None
             self.wd4_hand = ()
-        if self.private_known[seat]:  # others knew cards of this hand: they forget it (_settle)
+        if self.private_known[seat]:  # those who know cards of this hand forget it (_settle)
             unseen = self.unseen
             if unseen is None:
                 unseen = self.unseen = [None] * self.players

@@ -166,6 +166,34 @@ async def _until(check: Callable[[], bool], what: str) -> None:
         await asyncio.sleep(0.05)
 
 
+async def _act_until_saved(websocket: Any, screen: bytearray, saved: Callable[[], bool]) -> None:
+    """Wait for the first save. The tab's match is dealt from a random seed, so its first
+    card may be a Wild whose colour the human chooses in a dialog that takes no D: answer it."""
+
+    async def read() -> None:
+        while True:
+            message = await websocket.receive()
+            assert message.type == aiohttp.WSMsgType.BINARY, message
+            screen.extend(message.data)
+
+    reader = asyncio.create_task(read())
+    try:
+        deadline = time.monotonic() + WAIT
+        answered = False
+        while not saved():
+            shown = screen_text(bytes(screen))
+            assert not reader.done(), f"the tab closed; it showed {shown[-300:]!r}"
+            assert time.monotonic() < deadline, f"the tab saved nothing; it shows {shown[-300:]!r}"
+            if not answered and "Enter or a number to choose" in shown:  # the dialog
+                await websocket.send_json(["stdin", "\r"])  # the first colour
+                answered = True
+            await asyncio.sleep(0.05)
+    finally:
+        reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await reader
+
+
 async def test_two_tabs_each_continue_their_own_match(tmp_path: Path) -> None:
     from unotable.store.matches import list_matches
 
@@ -194,7 +222,7 @@ async def test_two_tabs_each_continue_their_own_match(tmp_path: Path) -> None:
                 await websocket.send_json(["stdin", "s"])  # Start
                 await _read_until(websocket, screen, "Your hand")
                 await websocket.send_json(["stdin", "d"])  # an action: the match is saved
-                await _until(lambda t=tab: tabs[t] in playing(), f"tab {tab} saved nothing")
+                await _act_until_saved(websocket, screen, lambda t=tab: tabs[t] in playing())
             # the tab closed: its table ends and lets its match go
             await _until(lambda t=tab: tabs[t] not in playing(), f"tab {tab} kept its match")
         own = {m.session: m.match_id for m in matches()}

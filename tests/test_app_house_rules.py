@@ -5,10 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from textual.widgets import RichLog
-
-from tests.test_app_dialogs import UNO_PILE, key_for, last_actions, with_deal
-from tests.test_app_support import (
+from test_app_dialogs import UNO_PILE, key_for, last_actions, with_deal
+from test_app_support import (
     controller,
     make_app,
     settle,
@@ -16,6 +14,8 @@ from tests.test_app_support import (
     start,
     until,
 )
+from textual.widgets import RichLog
+
 from unotable.app.screens.common import ChoiceScreen
 from unotable.app.screens.handover import HandOverScreen
 from unotable.app.screens.table import TableScreen

@@ -42,7 +42,7 @@ from unotable.engine import OUT_OF_TURN_KINDS, Action
 
 from ..describe import describe
 from ..games import GamePresentation, presentation_for
-from ..upstream import forget_gone_widgets_styles
+from ..upstream import forget_gone_widgets_styles, refit_height
 from ..widgets.center import CenterPanel
 from ..widgets.hand import KEY_NAMES, HandView
 from ..widgets.keysbar import KeysBar
@@ -294,7 +294,7 @@ class TableScreen(Screen[None]):
         heights = (self.query_one(HandView).line_count(), len(words.wrap(self.app.console, width)))
         if heights != self._heights:
             self._heights = heights
-            status.refresh(layout=True)  # its own height, worked out anew
+            refit_height(status)
             self._lay_out_anew()
 
     def _lay_out_anew(self) -> None:

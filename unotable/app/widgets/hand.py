@@ -11,6 +11,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from ..games import GamePresentation, presentation_for
+from ..upstream import refit_height
 
 # Number keys 1-9 then 0 pick the first ten cards.
 NUMBER_KEYS = "1234567890"
@@ -117,7 +118,10 @@ class HandView(Widget):
         if before is not None and before[0] == key:
             return
         height = len(self._wrapped(width))
-        self.refresh(layout=before is None or len(before[1]) != height)
+        if before is None or len(before[1]) != height:
+            refit_height(self)
+        else:
+            self.refresh()
 
     def move(self, step: int) -> None:
         if self.cards:

@@ -58,6 +58,8 @@ RECENT_LINES = 6
 SKIPPED = ("deal", "hand")  # in the log, not among the centre's recent lines
 COUNTDOWN = 15  # seconds: a turn's time shows only when this little is left
 LOG_LINES = 2000  # the log panel keeps this many lines
+STATUS_MAX_ROWS = 4  # app.tcss: #status { max-height: 4 }
+STATUS_KEPT_ROWS = 2  # the status line's height kept through a hand (_fit_heights)
 
 
 @dataclass(frozen=True)
@@ -137,6 +139,7 @@ class TableScreen(Screen[None]):
         self.snap_speed: str | None = None  # the speed last sent to the table
         self._was_wide = False
         self._heights = (0, 0)  # the hand's and the status line's lines, as last drawn
+        self._status_rows = 1  # the status line's tallest text this hand: its height till the next
         self.set_reactive(TableScreen.snapshot, table.snapshot)
 
     @property
@@ -249,6 +252,7 @@ class TableScreen(Screen[None]):
         if view.hand_number != self._hand_seen:  # a new hand: let go of what Textual kept
             self._hand_seen = view.hand_number
             forget_gone_widgets_styles()
+            self._status_rows = 1
         cards = self.card_style
         names = self.names()
         labels = self.table.seat_labels()
@@ -288,14 +292,28 @@ class TableScreen(Screen[None]):
                 self._clock.pause()
 
     def _fit_heights(self, words: Text) -> None:
-        """Lay the table out anew when the hand or the status line changed its height."""
+        """Lay the table out anew when the hand or the status line changed its height.
+
+        The status line keeps its tallest height, up to two lines, until the next hand:
+        "your turn" takes two lines at 80 columns where "Bo is thinking" takes one, and a
+        table that grew and shrank by a row every turn would jump under the eye and be
+        laid out twice a turn. A rare longer text takes its lines only while it is shown."""
         status = self.query_one("#status", Static)
         width = status.content_size.width or 78
-        heights = (self.query_one(HandView).line_count(), len(words.wrap(self.app.console, width)))
+        needed = min(STATUS_MAX_ROWS, len(words.wrap(self.app.console, width)))
+        self._status_rows = max(min(needed, STATUS_KEPT_ROWS), self._status_rows)
+        heights = (self.query_one(HandView).line_count(), max(needed, self._status_rows))
         if heights != self._heights:
+            if heights[1] != self._heights[1]:
+                status.styles.min_height = heights[1]
             self._heights = heights
             refit_height(status)
             self._lay_out_anew()
+
+    def _refit_status(self) -> None:
+        words = self.query_one("#status", Static).content
+        if isinstance(words, Text):
+            self._fit_heights(words)
 
     def _lay_out_anew(self) -> None:
         """The next frame lays the table out anew: the hand or the status line changed
@@ -886,6 +904,8 @@ class TableScreen(Screen[None]):
         self._was_wide = wide
         self._arrange_middle(event.size.width, "tracker")
         self._write_log()
+        self._status_rows = 1  # the status line's words wrap anew at the new width
+        self.call_after_refresh(self._refit_status)
         if log.display:
             log.scroll_end(animate=False)
         if not screen_too_small(event.size.width, event.size.height):

@@ -460,3 +460,46 @@ async def test_a_local_error_without_debug_is_one_line(tmp_path: Path, debug: bo
     assert f"an unexpected error ended the game; details in {log_file}" in text
     assert "RuntimeError: boom in /srv/secret/path" in log_file.read_text()
     assert oct(log_file.stat().st_mode & 0o777) == oct(0o600)
+
+
+CTRL_C_WHILE_STARTING = """
+import asyncio, sys
+from unotable.cli import main
+from unotable.serve import ssh
+
+start = ssh.SshTable.start
+
+
+async def slow_start(self):
+    print("starting", flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+    await start(self)
+
+
+ssh.SshTable.start = slow_start
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+async def test_ctrl_c_while_the_ssh_server_starts_stops_it_cleanly(tmp_path: Path) -> None:
+    """A Ctrl+C that came while the server was starting (reopening tables, say) once
+    found no handler of the server's: the server never stopped (loaded CI, 2 runs of 2)."""
+    server = await asyncio.create_subprocess_exec(
+        *(sys.executable, "-c", CTRL_C_WHILE_STARTING),
+        *("serve", "ssh", "--open", "--port", "0", "--data-dir", str(tmp_path)),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    assert server.stdin is not None and server.stdout is not None
+    try:
+        assert await asyncio.wait_for(server.stdout.readline(), WAIT) == b"starting\n"
+        server.send_signal(2)  # Ctrl+C, in the middle of the start (kill() has marked it
+        server.stdin.write(b"\n")  # pending before the start can go on)
+        out, err = await asyncio.wait_for(server.communicate(), WAIT)
+    finally:
+        if server.returncode is None:
+            server.kill()
+            await server.wait()
+    assert server.returncode == 0, err.decode()[-600:]
+    assert b"stopping" in out and b"Traceback" not in err

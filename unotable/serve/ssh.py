@@ -755,22 +755,23 @@ async def serve_forever(settings: SshSettings) -> int:
     table = SshTable(settings, host_key)
     loop = asyncio.get_running_loop()
     quiet_loop_errors(loop, table.quiet)
-    try:
-        await table.start()
-    except OSError as exc:  # asyncio's own words name the address again: the reason alone
-        where = f"{settings.host} port {settings.port}"
-        reason = os.strerror(exc.errno) if exc.errno else str(exc)
-        raise ServeError(f"cannot listen on {where}: {reason}") from None
-    print(listen_message(table, key_path, created), flush=True)
-    if settings.open_access or settings.password is not None:
-        log.info(
-            "names are not identities: without a key, anyone may log in as any user name "
-            "and continue or replace that name's saves"
-        )
+    # before the start: a Ctrl+C while tables reopen stops the server once it is up
     stop = asyncio.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
     try:
+        try:
+            await table.start()
+        except OSError as exc:  # asyncio's own words name the address again: the reason alone
+            where = f"{settings.host} port {settings.port}"
+            reason = os.strerror(exc.errno) if exc.errno else str(exc)
+            raise ServeError(f"cannot listen on {where}: {reason}") from None
+        print(listen_message(table, key_path, created), flush=True)
+        if settings.open_access or settings.password is not None:
+            log.info(
+                "names are not identities: without a key, anyone may log in as any user name "
+                "and continue or replace that name's saves"
+            )
         await stop.wait()
         print("unotable: stopping; closing sessions", flush=True)
         await table.close()

@@ -331,7 +331,12 @@ async def test_ssh_server_logs_table_events(tmp_path: Path) -> None:
             lines.append(line.decode())
     finally:
         server.send_signal(2)
-        await asyncio.wait_for(server.communicate(), WAIT)
+        try:
+            await asyncio.wait_for(server.communicate(), WAIT)
+        finally:
+            if server.returncode is None:  # it did not stop: fail, but leave no server behind
+                server.kill()
+                await server.wait()
 
 
 async def test_refused_joins_and_wrong_codes_are_logged_with_quiet_repeats(

@@ -86,6 +86,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 SEATS_PER_TABLE = 4
 UPDATE_TIMEOUT = 5.0  # a screen that shows nothing of a key this long: lost
+LAG_TICK = 0.02  # seconds: how often the bench checks how late its own loop wakes
 SETUP_TIMEOUT = 60.0  # to log in, create or join a table and see the first deal
 DEBUG = bool(os.environ.get("CAPACITY_DEBUG"))  # each key on stderr, and stalls
 LAST_KEY = [0.0]  # when the last key was sent, by anyone
@@ -954,12 +955,25 @@ async def run_served(args: argparse.Namespace) -> dict[str, Any]:
             }
             idle_from["settled"] = now - started
 
+        lags: list[float] = []
+
+        async def lag_probe() -> None:
+            """How late the clients' own event loop wakes: a late wake-up adds to every
+            latency the bench times, though no server was slow."""
+            while not stop.is_set():
+                asked = time.perf_counter()
+                await asyncio.sleep(LAG_TICK)
+                lags.append(time.perf_counter() - asked - LAG_TICK)
+
         sweeping = asyncio.ensure_future(sweeper())
         sampling = asyncio.ensure_future(sampler())
+        probing = asyncio.ensure_future(lag_probe())
         settling = asyncio.ensure_future(settle()) if idlers else None
         await asyncio.sleep(args.seconds)
         stop.set()
         sampling.cancel()
+        probing.cancel()
+        result["bench_loop_lag"] = spread(lags, 50, 95)
         if settling is not None:
             settling.cancel()
         keys = await asyncio.gather(*tasks, return_exceptions=True)
@@ -1180,6 +1194,16 @@ def grown(figures: dict[str, Any]) -> str:
     return f"{figures['p50']:+.1f} / {figures['max']:+.1f} MiB"
 
 
+def lag_lines(result: dict[str, Any]) -> list[str]:
+    lag = result.get("bench_loop_lag")
+    if not lag or not lag.get("n"):
+        return []
+    return [
+        f"the bench's event loop woke late by {ms(lag['p50'])} / {ms(lag['p95'])} ms "
+        "(p50 / p95; part of every figure above, the clients' own queue, not the server)"
+    ]
+
+
 def long_run_lines(result: dict[str, Any]) -> list[str]:
     """Memory growth over the run, and what the idle seated players cost."""
     lines = []
@@ -1282,6 +1306,7 @@ def report(result: dict[str, Any]) -> str:
             f"{result.get('tables_playing', 0)} of {result['tables']} tables played; "
             f"{result.get('processes', 0)} server processes; "
             f"the bench's own clients used {result.get('bench_cpu_percent', 0):.0f}% of a core",
+            *lag_lines(result),
             *long_run_lines(result),
         ]
     if result["unanswered_keys"]:

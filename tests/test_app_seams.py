@@ -226,3 +226,22 @@ async def test_after_next_hand_the_screen_says_whom_it_waits_for_and_how_long(
         for bot in bots:
             await bot.client.close()
         await service.stop()
+
+
+@pytest.mark.parametrize("kind", ["refused", "snapshot", "notice"])
+async def test_news_for_a_table_screen_being_closed_draws_nothing(kind: str) -> None:
+    """A key storm once failed the app: the table refused a key just as its screen was
+    closing, and the screen, its panels already gone, tried to draw the refusal."""
+    from unotable.controller.snapshot import News
+
+    app = make_app()
+    ctrl = controller("uno", ["human", "random", "random"], seed=5)
+    async with app.run_test(size=(100, 30)) as pilot:
+        table = await start(pilot, ctrl)
+        await settle(pilot)
+        app.pop_screen()  # its panels are removed over the next turns of the loop
+        news = News(kind=kind, snapshot=table.snap, text="not now")
+        while table.is_attached:
+            table._news(news)  # news in flight: at any of those turns
+            await asyncio.sleep(0)
+    assert app.return_value is None  # no error ended the app

@@ -196,8 +196,8 @@ class TableScreen(Screen[None]):
     # -- news from the table --------------------------------------------------------------
 
     def _news(self, news: News) -> None:
-        if self._leaving or not self.is_attached:
-            return  # news for a screen already gone (the app is closing)
+        if self._leaving or not self.is_attached or self not in self.app.screen_stack:
+            return  # news for a screen already gone, or going (its panels removed one by one)
         if news.kind == "snapshot" and news.snapshot is not None:
             self.snapshot = news.snapshot
         elif news.kind == "refused":
@@ -244,7 +244,7 @@ class TableScreen(Screen[None]):
         return ""
 
     def draw(self, snap: Snapshot) -> None:
-        if self.is_mounted:
+        if self.is_mounted and self in self.app.screen_stack:  # not while it is closing
             self._draw(snap)
 
     def _draw(self, snap: Snapshot) -> None:

@@ -157,6 +157,17 @@ def status_line(lines: list[str]) -> str:
     return ""
 
 
+HAND_SIZE = re.compile(r"hand \((\d+) cards?\)")
+
+
+def hand_size(lines: list[str]) -> int | None:
+    """The number of cards the hand's title says one holds, if it is shown."""
+    for line in lines:
+        if found := HAND_SIZE.search(line):
+            return int(found.group(1))
+    return None
+
+
 def playable_key(lines: list[str]) -> tuple[str, str] | None:
     """(the number shown under the first playable card of one's hand, that card's label).
     The hand's box holds rows of cards, each with a row of marks under it: a card's number
@@ -374,13 +385,15 @@ async def play_turns(
             called_uno = moved = False
             await me.changed_within(0.5)
             continue
-        if cursor and not moved and move.kind in ("play", "draw"):
-            move = CURSOR
+        if cursor and not moved and move.kind == "play":
             moved = True
+            # the cursor shows only on a playable card, and one card gives it nowhere to go
+            if hand_size(me.lines) != 1:
+                move = CURSOR
         await asyncio.sleep(rng.uniform(*think))
         still = next_move(me.lines, called_uno)
         if move is CURSOR:
-            still = move if still is not None and still.kind in ("play", "draw") else None
+            still = move if still is not None and still.kind == "play" else None
         if stop.is_set() or me.ended or still != move:
             continue  # the screen changed while thinking: look again
         t0 = time.perf_counter()

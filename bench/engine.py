@@ -54,6 +54,47 @@ def table_options(spec: Any, options: dict[str, Any]) -> dict[str, Any]:
     return spec.check_options(chosen)
 
 
+class Player:
+    """RLCard's random agent on the match itself, resumable: ``play(n)`` makes n more
+    decisions, dealing each next hand and starting a new match after the last."""
+
+    def __init__(
+        self, game_id: str, players: int, options: dict[str, Any] | None = None, seed: int = 1
+    ) -> None:
+        self.spec = get_game(game_id)
+        self.players = players
+        self.options = table_options(self.spec, options or {})
+        self.rng = random.Random(seed)
+        self.match = self.spec.new_match(players, self.options, seed=seed)
+        self.decisions = 0
+        self.hands_before = 0  # the hands of the matches already over
+
+    @property
+    def hands(self) -> int:
+        return self.hands_before + len(self.match.hand_results)
+
+    def play(self, count: int) -> None:
+        match = self.match
+        spec, players, options = self.spec, self.players, self.options
+        rng = self.rng
+        choice = rng.choice
+        for _ in range(count):
+            seat = match.current
+            if seat is None and match.hand_over:  # between hands: deal the next one
+                match.next_hand()
+                seat = match.current
+            if seat is None:  # over: count its hands and start another
+                self.hands_before += len(match.hand_results)
+                match = spec.new_match(players, options, seed=rng.randrange(2**32))
+                seat = match.current
+            assert seat is not None
+            legal = match.legal_actions(seat)
+            plays = [a for a in legal if a.kind == "play"]
+            match.apply(seat, choice(plays or legal))
+        self.match = match
+        self.decisions += count
+
+
 def run_one(
     game_id: str,
     players: int,
@@ -61,33 +102,15 @@ def run_one(
     seed: int = 1,
     options: dict[str, Any] | None = None,
 ) -> dict[str, object]:
-    spec = get_game(game_id)
-    options = table_options(spec, options or {})
-    rng = random.Random(seed)
-    choice = rng.choice
-    hands = decisions = 0
-    match = spec.new_match(players, options, seed=seed)
+    player = Player(game_id, players, options, seed)
     start = time.perf_counter()
     deadline = start + seconds
     while True:
-        for _ in range(1000):
-            seat = match.current
-            if seat is None and match.hand_over:  # between hands: deal the next one
-                match.next_hand()
-                seat = match.current
-            if seat is None:  # over: count its hands and start another
-                hands += len(match.hand_results)
-                match = spec.new_match(players, options, seed=rng.randrange(2**32))
-                seat = match.current
-            assert seat is not None
-            legal = match.legal_actions(seat)
-            plays = [a for a in legal if a.kind == "play"]
-            match.apply(seat, choice(plays or legal))
-            decisions += 1
+        player.play(1000)
         if time.perf_counter() >= deadline:
             break
     elapsed = time.perf_counter() - start
-    hands += len(match.hand_results)
+    hands, decisions = player.hands, player.decisions
     return {
         "game": game_id,
         "players": players,

@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import re
 import subprocess
 import sys
@@ -38,9 +37,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from engine import parse_options, table_options  # bench/engine.py
-
-from unotable.engine import get_game
+from engine import Player, parse_options  # bench/engine.py
 
 CONFIGS = {
     "off": "",
@@ -52,41 +49,11 @@ CONFIGS = {
 SLICE = 2_000
 
 
-class Player:
-    """bench/engine.py's run_one, resumable: ``play(n)`` makes n more decisions."""
-
-    def __init__(self, game_id: str, players: int, options: str, seed: int = 1) -> None:
-        self.spec = get_game(game_id)
-        self.players = players
-        self.options = table_options(self.spec, parse_options(options))
-        self.rng = random.Random(seed)
-        self.match = self.spec.new_match(players, self.options, seed=seed)
-        self.decisions = 0
-
-    def play(self, count: int) -> None:
-        match = self.match
-        spec, players, options = self.spec, self.players, self.options
-        rng = self.rng
-        choice = rng.choice
-        for _ in range(count):
-            seat = match.current
-            if seat is None and match.hand_over:  # between hands: deal the next one
-                match.next_hand()
-                seat = match.current
-            if seat is None:  # over: start another
-                match = spec.new_match(players, options, seed=rng.randrange(2**32))
-                seat = match.current
-            assert seat is not None
-            legal = match.legal_actions(seat)
-            plays = [a for a in legal if a.kind == "play"]
-            match.apply(seat, choice(plays or legal))
-        self.match = match
-        self.decisions += count
-
-
 def timed(game_id: str, players: int, decisions: int) -> dict[str, Any]:
     """Decisions per CPU second of each configuration, run side by side in slices."""
-    runners = {name: Player(game_id, players, text) for name, text in CONFIGS.items()}
+    runners = {
+        name: Player(game_id, players, parse_options(text)) for name, text in CONFIGS.items()
+    }
     cpu = dict.fromkeys(runners, 0.0)
     done = 0
     while done < decisions:
@@ -112,7 +79,7 @@ def moved(game_id: str, players: int, decisions: int) -> dict[str, Any]:
     reshuffles: dict[str, float] = {}
     plays: dict[str, float] = {}
     for name, text in CONFIGS.items():
-        runner = Player(game_id, players, text)
+        runner = Player(game_id, players, parse_options(text))
         moves = shuffles = played = 0
         for _ in range(decisions):
             match = runner.match
@@ -182,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--config", choices=CONFIGS, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.config is not None:  # one run, for callgrind
-        Player(args.game or "uno", args.players or 4, CONFIGS[args.config]).play(
+        Player(args.game or "uno", args.players or 4, parse_options(CONFIGS[args.config])).play(
             args.decisions or 0
         )
         return 0

@@ -26,6 +26,7 @@ def refit_height(widget: Widget) -> None:
 
     Textual renews a widget's cached box model only when a ``refresh(layout=True)`` finds
     none pending; one asked for while an earlier one waits, with a frame laid out in
-    between, keeps the height of the old content (the status line cut to one line of two)."""
+    between, keeps the height of the old content (the status line cut to one line of two).
+    Not reported upstream yet; tests/test_app_upstream.py shows it with Textual alone."""
     widget.refresh(layout=True)
     widget._layout_updates += 1  # the box model's cache key: worked out anew

@@ -213,10 +213,16 @@ class TableScreen(Screen[None]):
 
     def watch_snapshot(self, snap: Snapshot | None) -> None:
         self._snap_at = time.monotonic()  # the countdowns it carries start from here
-        if snap is None or not self.is_mounted or self not in self.app.screen_stack:
+        if snap is None or not self._showing:
             return  # a table already closed (Esc while joining): its panels may be gone
         self.draw(snap)
         self.reconcile()
+
+    @property
+    def _showing(self) -> bool:
+        """Mounted and among the app's screens: not closing, its panels all there (a closing
+        screen's are removed one by one)."""
+        return self.is_mounted and self in self.app.screen_stack
 
     # -- what is on screen ----------------------------------------------------------------
 
@@ -244,7 +250,7 @@ class TableScreen(Screen[None]):
         return ""
 
     def draw(self, snap: Snapshot) -> None:
-        if self.is_mounted and self in self.app.screen_stack:  # not while it is closing
+        if self._showing:
             self._draw(snap)
 
     def _draw(self, snap: Snapshot) -> None:

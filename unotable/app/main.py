@@ -21,6 +21,7 @@ from textual.theme import Theme
 from unotable.tables import IDENTITY_ENV, PLAYER_ENV, TABLES_ENV
 
 from .prefs import Prefs, load_prefs, own_themes, save_prefs
+from .stylesheet import SharedStylesheet
 
 
 class UnoTableApp(App[None]):
@@ -58,6 +59,8 @@ class UnoTableApp(App[None]):
         for theme in own_themes():
             self.register_theme(theme)
         self.theme = "standard"
+        # parsed for the theme it starts with, once per process (not per app, nor twice)
+        self.stylesheet = SharedStylesheet(variables=self.get_css_variables())
         # --debug (or TEXTUAL=debug): an unexpected error shows its traceback here
         self.debug_errors = debug or "debug" in self.features
         if self.no_color:
@@ -181,7 +184,7 @@ class UnoTableApp(App[None]):
             if self._prefs.theme != self.theme:
                 self.apply_theme()
         if self.resume:
-            self.call_after_refresh(self.continue_saved)
+            self.continue_saved()  # the table first: the lobby beneath fills in later
 
     def on_ready(self) -> None:
         # Textual's Ready: the first frame is drawn, so screens may now add what can wait.
@@ -388,7 +391,6 @@ class UnoTableApp(App[None]):
         """Open the table. ``match_file``: the saved match it continues (None: a new one)."""
         from unotable.controller import LocalTable
 
-        from .screens.common import keys_from_now
         from .screens.table import TableScreen
 
         self.release_match()
@@ -401,7 +403,7 @@ class UnoTableApp(App[None]):
         # the match's one loop, for as long as the table is open (Leave stops it)
         self.workers.cancel_group(self, "table")
         self.run_worker(table.drive(), name="table", group="table")
-        self.push_screen(keys_from_now(TableScreen(table)))  # no key typed before it opened
+        self._open_table(TableScreen(table))
 
     def play_again(self, finished: Any) -> None:
         """The same seats and options, a new match, in place of the finished table."""
@@ -430,13 +432,21 @@ class UnoTableApp(App[None]):
 
     def start_shared(self, remote: Any) -> None:
         """Sit at a shared table: the screen draws what the table sends this seat."""
-        from .screens.common import keys_from_now
         from .screens.table import TableScreen
 
         self.release_match()
-        screen = keys_from_now(TableScreen(remote))
+        screen = TableScreen(remote)
         self._shared_pump = asyncio.ensure_future(remote.pump())
-        self.push_screen(screen)
+        self._open_table(screen)
+
+    def _open_table(self, table: Screen[Any]) -> None:
+        from .screens.common import keys_from_now
+        from .screens.lobby import LobbyScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, LobbyScreen):
+                screen.covered()  # what it has yet to fill in waits until it shows again
+        self.push_screen(keys_from_now(table))  # no key typed before it opened
 
     # -- actions --------------------------------------------------------------------------
 

@@ -80,6 +80,8 @@ class LobbyScreen(Screen[None]):
         self.seat_kinds: list[str] = []
         self._start_focus_pending = False
         self._fill_scheduled = False
+        self._complete = False  # the options too are in
+        self._covered = False  # a table opened over the lobby while it was filling in
 
     def _option_id(self, name: str) -> str:
         return f"opt{self._option_generation}-{name}"
@@ -162,7 +164,24 @@ class LobbyScreen(Screen[None]):
             self._fill_scheduled = True
             self.call_later(self._fill)
 
+    def covered(self) -> None:
+        """A table opens over the lobby. What the lobby has not begun to fill in yet waits
+        until it shows again: beneath the table it would be laid out and styled for
+        nothing (its seats and options cost as much as the table's own opening)."""
+        if not self._complete:
+            self._covered = True
+
     async def _fill(self) -> None:
+        """After the first frame: the seats, then the game's options; a step not begun
+        while a table covers the lobby is taken once it shows again."""
+        if not self.filled and not self._covered:
+            await self._fill_seats()
+        if self.filled and not self._complete and not self._covered:
+            await self._fill_options()
+        if self._covered:
+            self._show_notices(in_lobby=False)  # they cannot wait for the lobby
+
+    async def _fill_seats(self) -> None:
         from unotable.controller.seats import DEFAULT_NAMES, HUMAN
 
         app: Any = self.app
@@ -184,17 +203,26 @@ class LobbyScreen(Screen[None]):
         self._show_saved()
         if app.save_problem is not None:
             app.notices.append(app.save_problem_text())  # last: it stays in the message line
+
+    async def _fill_options(self) -> None:
         games = self.query_one("#games", OptionList)
         if self.game_id in self.game_ids:
             games.highlighted = self.game_ids.index(self.game_id)
         await self._show_game()
+        self._complete = True
         if self._start_focus_pending:
             self.query_one("#start", Button).focus()
         else:
             games.focus()
+        self._show_notices(in_lobby=True)
+
+    def _show_notices(self, in_lobby: bool) -> None:
+        """The app's notices as toasts, and the last one in the lobby's message line."""
+        app: Any = self.app
         for notice in app.notices:
             self.notify(notice, severity="warning", timeout=10)
-            self._message(notice, error=True)
+            if in_lobby:
+                self._message(notice, error=True)
         app.notices.clear()
 
     def _list_games(self) -> None:
@@ -225,9 +253,12 @@ class LobbyScreen(Screen[None]):
         if after and after[0].has_class("option-help"):
             box.scroll_to_widget(after[0], animate=False)
 
-    def on_screen_resume(self) -> None:
-        if not self.filled:
-            return
+    async def on_screen_resume(self) -> None:
+        if self._covered and self.app.screen is self:  # (not its resume at start-up)
+            self._covered = False
+            await self._fill()
+        if not self._complete:
+            return  # its fill is on the way
         app: Any = self.app
         app.table_closed()
         notice = app.refresh_saved()

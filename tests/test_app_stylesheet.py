@@ -1,0 +1,91 @@
+"""The app's CSS is parsed once per process and shared by every app, per theme.
+
+A wrong share would show one app's colours in another (say a light theme's in a dark one),
+so each app's rules are checked against a Textual Stylesheet that parsed its own sources.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import textual.css.stylesheet as textual_stylesheet
+from test_app_support import make_app
+from textual.css.stylesheet import Stylesheet
+
+from unotable.app.stylesheet import SharedStylesheet
+
+
+def described(rules: list[Any]) -> list[tuple[str, str]]:
+    """Each rule's selectors and declarations (``RuleSet.css`` fails on some rules)."""
+    return [(rule.selectors, repr(rule.styles.get_rules())) for rule in rules]
+
+
+def own_parse(stylesheet: Stylesheet) -> list[tuple[str, str]]:
+    """What Textual alone makes of the same sources and variables."""
+    plain = Stylesheet(variables=dict(stylesheet._variables))
+    for read_from, (css, is_defaults, tie_breaker, scope) in stylesheet.source.items():
+        plain.add_source(
+            css,
+            read_from=read_from,
+            is_default_css=is_defaults,
+            tie_breaker=tie_breaker,
+            scope=scope,
+        )
+    return described(plain.rules)
+
+
+@pytest.fixture
+def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every source Textual's parser is handed from now on (its location)."""
+    seen: list[str] = []
+    parse = textual_stylesheet.parse
+
+    def counting(scope: str, css: str, read_from: Any, **kwargs: Any) -> Any:
+        seen.append(str(read_from))
+        return parse(scope, css, read_from, **kwargs)
+
+    monkeypatch.setattr(textual_stylesheet, "parse", counting)
+    return seen
+
+
+async def test_a_second_app_parses_no_css(parses: list[str]) -> None:
+    first = make_app()
+    async with first.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+    assert isinstance(first.stylesheet, SharedStylesheet)
+    parses.clear()
+    second = make_app()
+    async with second.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        parsed_by_the_app = list(parses)
+        assert described(second.stylesheet.rules) == own_parse(second.stylesheet)
+    assert parsed_by_the_app == []
+
+
+async def test_apps_with_different_themes_each_keep_their_own_colours() -> None:
+    dark, light = make_app(), make_app(theme="textual-light")
+    async with (
+        dark.run_test(size=(80, 24)) as dark_pilot,
+        light.run_test(size=(80, 24)) as light_pilot,
+    ):
+        await dark_pilot.pause()
+        await light_pilot.pause()
+        assert (dark.theme, light.theme) == ("standard", "textual-light")
+        dark_rules = described(dark.stylesheet.rules)
+        light_rules = described(light.stylesheet.rules)
+        assert dark_rules == own_parse(dark.stylesheet)
+        assert light_rules == own_parse(light.stylesheet)
+        assert dark_rules != light_rules
+
+
+async def test_a_theme_chosen_while_playing_reparses_with_its_colours() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        before = described(app.stylesheet.rules)
+        app.theme = "textual-light"
+        await pilot.pause()
+        after = described(app.stylesheet.rules)
+        assert after == own_parse(app.stylesheet)
+        assert after != before

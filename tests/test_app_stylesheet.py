@@ -23,15 +23,9 @@ def described(rules: list[Any]) -> list[tuple[str, str]]:
 
 def own_parse(stylesheet: Stylesheet) -> list[tuple[str, str]]:
     """What Textual alone makes of the same sources and variables."""
-    plain = Stylesheet(variables=dict(stylesheet._variables))
-    for read_from, (css, is_defaults, tie_breaker, scope) in stylesheet.source.items():
-        plain.add_source(
-            css,
-            read_from=read_from,
-            is_default_css=is_defaults,
-            tie_breaker=tie_breaker,
-            scope=scope,
-        )
+    plain = stylesheet.copy()  # a plain Textual Stylesheet of the same sources
+    assert type(plain) is Stylesheet
+    plain.parse()
     return described(plain.rules)
 
 

@@ -56,14 +56,7 @@ class SharedStylesheet(Stylesheet):
         # Textual's reparse (new variables: a theme chosen) parses into a new plain
         # Stylesheet, which shares nothing: these are its steps, into a shared one.
         fresh = SharedStylesheet(variables=self._variables)
-        for read_from, (css, is_defaults, tie_breaker, scope) in self.source.items():
-            fresh.add_source(
-                css,
-                read_from=read_from,
-                is_default_css=is_defaults,
-                tie_breaker=tie_breaker,
-                scope=scope,
-            )
+        fresh.source = self.source.copy()
         try:
             fresh.parse()
         except Exception:

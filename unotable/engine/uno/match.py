@@ -131,14 +131,12 @@ _SEVENS_AND_ZEROS = frozenset(c for c in _ALL_CARDS if c.effect == 0 and c.point
 _ZEROS = frozenset(c for c in _SEVENS_AND_ZEROS if c.points == 0)
 # the cards of each colour: whether a hand holds one is a set look-up a card
 _COLOURED = tuple(frozenset(c for c in _ALL_CARDS if c.color_index == i) for i in range(4))
-# H-1: what may be stacked, in hand order, as (card, its plays, its plays calling UNO too):
-# on a Wild Draw Four; on a Draw Two with stack=same; on a Draw Two with stack=any
+# H-1: what may be stacked: on a Wild Draw Four; on a Draw Two with stack=same; on a Draw
+# Two with stack=any; and each such card's plays, without and with the UNO calls
 _DRAW_TWOS = tuple(c for c in _ALL_CARDS if c.effect == DRAW_TWO)
-_STACKABLE = tuple(
-    tuple((c, PLAYS[c.index], PLAYS[c.index] + PLAYS_UNO[c.index]) for c in cards)
-    for cards in ((WD4,), _DRAW_TWOS, (*_DRAW_TWOS, WD4))
-)
-_STACKABLE_SETS = tuple(frozenset(c for c, _plays, _uno in cards) for cards in _STACKABLE)
+_STACKABLE_SETS = tuple(frozenset(cards) for cards in ((WD4,), _DRAW_TWOS, (*_DRAW_TWOS, WD4)))
+_STACK_PLAYS = {c: PLAYS[c.index] for c in _STACKABLE_SETS[2]}
+_STACK_PLAYS_UNO = {c: PLAYS[c.index] + PLAYS_UNO[c.index] for c in _STACKABLE_SETS[2]}
 _PENDING_DRAW_EVENTS: dict[tuple[int | None, int, int], Event] = {}  # (by, victim, count)
 _ACCEPT_EVENTS: dict[tuple[int, int, int | None], Event] = {}  # (seat, count, target)
 # H-3: a run's draw of one card, [seat][card] (made as needed); the public draw_to_match
@@ -152,6 +150,7 @@ _RUN_EVENTS: tuple[dict[int, Event], ...] = tuple(
 # by the number of cards reshuffled (the house rules' long draws reshuffle small piles often)
 _RESHUFFLE_EVENTS = tuple(make_event("reshuffle", count=k) for k in range(len(MINECRAFT_DECK)))
 _SKIP_EVENTS = _per_seat("skip")
+_CREEPER_EVENTS = tuple(make_event("creeper", s, (CREEPER_CARD,), 1) for s in range(16))
 _KEEP_EVENTS = _per_seat("keep")
 _EXPOSED_EVENTS = _per_seat("exposed")
 _UNO_EVENTS = _per_seat("uno", late=False)
@@ -530,7 +529,7 @@ class UnoMatch(Match):
         """D-36: reveal the Creeper, then 3 silent bonus cards that trigger nothing."""
         self.revealed[seat] += 1
         self.public_known[seat].append(CREEPER_CARD)
-        events.append(make_event("creeper", seat, (CREEPER_CARD,), 1))
+        events.append(_CREEPER_EVENTS[seat])
         hand = self.hands[seat]
         left = 3
         while left:  # in runs to the end of the pile, as in _take
@@ -620,21 +619,20 @@ class UnoMatch(Match):
 
     def _stack_plays(self, seat: int) -> list[Action]:
         """H-1: the victim's stacking plays on the pending Draw Two or Wild Draw Four."""
-        acts: list[Action] = []
         hand = self.hands[seat]
-        # the few cards that may go on it, in hand order: a look-up each, not a hand's scan
+        # the stackable cards held, by hashing the hand once (``card in hand`` for each
+        # would compare it with the held cards one by one, a rich comparison each)
         which = 0 if self.discard[-1] is WD4 else self.stack_mode
-        if _STACKABLE_SETS[which].isdisjoint(hand):  # (about half the time: none held)
-            return acts
-        stackable = _STACKABLE[which]
-        if len(hand) == 2:
-            for card, _plays, plays in stackable:
-                if card in hand:
-                    acts += plays
-        else:
-            for card, plays, _plays in stackable:
-                if card in hand:
-                    acts += plays
+        held = _STACKABLE_SETS[which].intersection(hand)
+        if not held:  # (about half the time)
+            return []
+        plays = _STACK_PLAYS_UNO if len(hand) == 2 else _STACK_PLAYS
+        if len(held) == 1:
+            (card,) = held
+            return list(plays[card])
+        acts: list[Action] = []
+        for card in sorted(held, key=_card_index):  # in hand order
+            acts += plays[card]
         return acts
 
     def _stack_refusal(self, card: UnoCard) -> str | None:

@@ -423,7 +423,7 @@ async def test_a_browser_tab_sits_at_an_ssh_players_table(
                 http.ws_connect(url) as websocket,
             ):
                 browser = Browser(websocket)
-                await browser.until("Start")  # the lobby
+                await browser.until("Shared tables")  # the lobby, filled in: its keys work
                 await browser.press("j")
                 await browser.until("UNO  [waiting")  # the SSH player's table, listed
                 await browser.press("\r")

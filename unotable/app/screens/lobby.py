@@ -159,11 +159,11 @@ class LobbyScreen(Screen[None]):
             self.call_after_refresh(self._fill)
 
     def after_first_frame(self) -> None:
-        """Called by the app once its first frame is on the terminal: fill in the rest,
-        once the app is idle (a table opened straight away covers the lobby first)."""
+        """Called by the app once its first frame is on the terminal: fill in the rest
+        at once (until then the lobby's keys do nothing)."""
         if not self._fill_scheduled:
             self._fill_scheduled = True
-            self.call_after_refresh(self._fill)
+            self.call_later(self._fill)
 
     def covered(self) -> None:
         """A table opens over the lobby. What the lobby has not begun to fill in yet waits

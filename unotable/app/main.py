@@ -377,9 +377,12 @@ class UnoTableApp(App[None]):
             if not self.screen_stack:
                 return  # keys typed ahead of quitting reach an app with no screen left
             from .screens.common import typed_before
+            from .screens.lobby import LobbyScreen
 
             if typed_before(self.screen, event):
                 return  # typed before this screen (a new table, a dialog) was shown
+            if isinstance(self.screen, LobbyScreen) and self.screen.holds(event):
+                return  # read again once the lobby has filled in
         await super().on_event(event)
 
     def on_unmount(self) -> None:

@@ -17,7 +17,7 @@ from textual.widgets.option_list import Option
 
 from ..widgets.choices import Choices
 from ..widgets.keysbar import KeysBar
-from .common import TooSmall
+from .common import KEPT_KEYS, TooSmall
 
 if TYPE_CHECKING:
     from unotable.controller.seats import Seat
@@ -82,6 +82,7 @@ class LobbyScreen(Screen[None]):
         self._fill_scheduled = False
         self._complete = False  # the options too are in
         self._covered = False  # a table opened over the lobby while it was filling in
+        self._typed_ahead: list[events.Key] = []  # keys typed while it filled in
 
     def _option_id(self, name: str) -> str:
         return f"opt{self._option_generation}-{name}"
@@ -160,10 +161,18 @@ class LobbyScreen(Screen[None]):
 
     def after_first_frame(self) -> None:
         """Called by the app once its first frame is on the terminal: fill in the rest
-        at once (until then the lobby's keys do nothing)."""
+        once that frame is out (a table opened at once covers the lobby first)."""
         if not self._fill_scheduled:
             self._fill_scheduled = True
-            self.call_later(self._fill)
+            self.call_after_refresh(self._fill)
+
+    def holds(self, key: events.Key) -> bool:
+        """Keep a key typed while the lobby fills in (typed ahead, or read with the first
+        frame) until it has: it would do nothing yet, or act on half a lobby."""
+        if self._complete or key.key in KEPT_KEYS:
+            return False
+        self._typed_ahead.append(key)
+        return True
 
     def covered(self) -> None:
         """A table opens over the lobby. What the lobby has not begun to fill in yet waits
@@ -171,6 +180,7 @@ class LobbyScreen(Screen[None]):
         nothing (its seats and options cost as much as the table's own opening)."""
         if not self._complete:
             self._covered = True
+            self._typed_ahead.clear()  # meant for the lobby, not for the table
 
     async def _fill(self) -> None:
         """After the first frame: the seats, then the game's options; a step not begun
@@ -216,6 +226,9 @@ class LobbyScreen(Screen[None]):
         else:
             games.focus()
         self._show_notices(in_lobby=True)
+        for key in self._typed_ahead:  # read again, in order, by a lobby all there now
+            self.app.post_message(events.Key(key.key, key.character))
+        self._typed_ahead.clear()
 
     def _show_notices(self, in_lobby: bool) -> None:
         """The app's notices as toasts, and the last one in the lobby's message line."""

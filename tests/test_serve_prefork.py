@@ -52,6 +52,9 @@ def main(args):
         "cwd": os.getcwd(), "args": args, "fds": fds, "random": random.getrandbits(64),
         "handlers": handlers, "blocked": sorted(signal.pthread_sigmask(signal.SIG_BLOCK, [])),
         "gc": gc.isenabled(),
+        # the launcher's warm-up: the app's CSS, parsed before the fork
+        "css_parsed": len(sys.modules["unotable.app.stylesheet"].SharedStylesheet._parsed)
+        if "unotable.app.stylesheet" in sys.modules else None,
     }
     print("FACTS " + json.dumps(facts), flush=True)
     if fd := os.environ.get("UNOTABLE_ERROR_FD"):
@@ -166,6 +169,7 @@ async def test_a_forked_session_is_set_up_like_a_new_process(
             assert facts["handlers"] == FRESH_HANDLERS
             assert facts["blocked"] == []
             assert facts["gc"] is True
+            assert facts["css_parsed"], "the launcher's warm-up parsed no CSS for its sessions"
 
             await child.write(b"7\n")
             assert await asyncio.wait_for(child.wait(), WAIT) == 7

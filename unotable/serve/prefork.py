@@ -87,6 +87,9 @@ PRELOAD = (
     "concurrent.futures.thread",
     "tty",
 )
+# Run by the launcher after the imports: an app started once, so that what every start
+# works out (parsed CSS, Textual's caches) is shared by the sessions instead.
+WARM_UP = "unotable.app.warmup:open_lobby"
 MAX_MESSAGE = 256 * 1024  # one request: arguments, environment, working directory
 MAX_FDS = 8  # an answer socket and the child's own descriptors
 READY_TIMEOUT = 60.0  # imports on a loaded machine
@@ -445,7 +448,7 @@ def _set_parent_death_signal() -> None:
         libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
 
 
-def _resolve(entry: str) -> Callable[[list[str]], Any]:
+def _resolve(entry: str) -> Callable[..., Any]:
     module, _, name = entry.partition(":")
     function = getattr(import_module(module), name or "main")
     if not callable(function):
@@ -458,6 +461,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fd", type=int, required=True, help="the control socket")
     parser.add_argument("--entry", default=ENTRY, help="module:function a session runs")
     parser.add_argument("--preload", default=",".join(PRELOAD), help="modules, comma-separated")
+    parser.add_argument("--warm-up", default=WARM_UP, help="module:function run once ('': none)")
     parser.add_argument("--parent", type=int, default=0, help="the server's pid")
     parser.add_argument("--label", default="", help="for ps: the server's data dir")
     args = parser.parse_args(argv)
@@ -479,8 +483,13 @@ def main(argv: list[str] | None = None) -> int:
     control = socket.socket(fileno=args.fd)
     entry = _resolve(args.entry)
     _preload([name for name in args.preload.split(",") if name])
+    if args.warm_up:
+        try:
+            _resolve(args.warm_up)()
+        except Exception as error:  # sessions then start cold, as they did before
+            print(f"unotable launcher: the warm-up failed: {error!r}", file=sys.stderr)
     if threading.active_count() > 1:  # a fork copies only the thread that forks
-        print("unotable launcher: an imported module started a thread", file=sys.stderr)
+        print("unotable launcher: the imports or the warm-up left a thread", file=sys.stderr)
         return 1
     gc.collect()  # the imports' own garbage, once, before it is shared forever
     gc.freeze()
@@ -573,9 +582,11 @@ class Launcher:
         preload: Sequence[str] = PRELOAD,
         env: Mapping[str, str] | None = None,
         label: str = "",
+        warm_up: str = WARM_UP,
     ) -> None:
         self.entry = entry
         self.preload = tuple(preload)
+        self.warm_up = warm_up
         self.label = label  # on its command line, which its sessions share: for ps
         # imports must see what a session's environment would hold, not the server's secrets
         source = os.environ if env is None else env
@@ -621,7 +632,7 @@ class Launcher:
                 argv = [sys.executable, "-m", "unotable.serve.prefork"]
                 argv += ["--fd", str(theirs.fileno()), "--entry", self.entry]
                 argv += ["--preload", ",".join(self.preload), "--parent", str(os.getpid())]
-                argv += ["--label", self.label]
+                argv += ["--label", self.label, "--warm-up", self.warm_up]
                 process = await asyncio.create_subprocess_exec(
                     *argv,
                     stdin=asyncio.subprocess.DEVNULL,

@@ -663,6 +663,8 @@ class Launcher:
             if process is not None and process.returncode is None:
                 with contextlib.suppress(ProcessLookupError):
                     process.kill()
+                # reaped now: once the loop has closed, asyncio would print that it could not
+                await asyncio.shield(process.wait())
             raise
         self._failed_at = None
         self.process, self._control = process, ours

@@ -763,6 +763,7 @@ async def serve_forever(settings: SshSettings) -> int:
         try:
             await table.start()
         except OSError as exc:  # asyncio's own words name the address again: the reason alone
+            await table.close()  # the launcher (still warming up) and the tables: no orphans
             where = f"{settings.host} port {settings.port}"
             reason = os.strerror(exc.errno) if exc.errno else str(exc)
             raise ServeError(f"cannot listen on {where}: {reason}") from None

@@ -98,6 +98,7 @@ IDLE_NAME = "idle"  # the idle players' names: idle0, idle1, ...
 IDLE_QUIET = 15.0
 
 # What the screens say (the app's own words; a change there shows up as errors, not hangs)
+LAUNCHER_WAIT = 30.0  # seconds: a session launcher's imports and warm-up on a busy machine
 LOBBY = "Shared tables"  # the lobby's key to the list
 LIST_TITLE = "Shared tables on this server"
 SEAT_PLAN = "Who sits where?"
@@ -611,6 +612,7 @@ async def start_server(command: list[str], log_path: Path) -> tuple[subprocess.P
     while time.perf_counter() < deadline:
         found = re.search(rb"port (\d+) \(", log_path.read_bytes())
         if found:
+            await launcher_ready(log_path, server)
             return server, int(found.group(1))
         if server.poll() is not None:
             break
@@ -618,6 +620,18 @@ async def start_server(command: list[str], log_path: Path) -> tuple[subprocess.P
     stop_process(server)
     tail = log_path.read_bytes()[-600:].decode("utf-8", "replace")
     raise RuntimeError(f"serve ssh did not start: {tail}")
+
+
+async def launcher_ready(log_path: Path, server: subprocess.Popen[bytes]) -> None:
+    """Players log in once the server's session launcher is ready (it warms up after the
+    server listens): at a club night the server started before the players came, and its
+    start-up is not a login's cost. A server without one, or whose launcher failed, after
+    LAUNCHER_WAIT."""
+    deadline = time.perf_counter() + LAUNCHER_WAIT
+    while time.perf_counter() < deadline and server.poll() is None:
+        if re.search(rb"session launcher (pid=\d+ ready|could not start)", log_path.read_bytes()):
+            return
+        await asyncio.sleep(0.05)
 
 
 def stop_process(process: subprocess.Popen[bytes], grace: float = 10.0) -> None:

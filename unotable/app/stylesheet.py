@@ -3,7 +3,8 @@
 Textual parses the app's CSS and each widget's default CSS again for every new app (its
 parse cache belongs to the app's stylesheet). A process runs many apps: each served session
 is forked from a launcher that has parsed them once, and the tests start hundreds. Parsing was
-about a quarter of an app's start.
+about a tenth of an app's first start (0.03 of 0.3 CPU-seconds), and a theme set at start
+parsed everything twice.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ def open_lobby() -> None:
     async def until_filled(pilot: Any) -> None:
         for _ in range(WARM_UP_STEPS):
             await pilot.pause()
-            if getattr(pilot.app.screen, "filled", False):
+            if getattr(pilot.app.screen, "complete", False):  # seats and options in
                 break
         pilot.app.exit()
 

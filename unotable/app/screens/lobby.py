@@ -19,6 +19,9 @@ from ..widgets.choices import Choices
 from ..widgets.keysbar import KeysBar
 from .common import KEPT_KEYS, TooSmall
 
+# keys kept while the lobby fills in: more than anyone types ahead in that second
+MAX_TYPED_AHEAD = 32
+
 if TYPE_CHECKING:
     from unotable.controller.seats import Seat
     from unotable.engine import GameSpec
@@ -75,12 +78,12 @@ class LobbyScreen(Screen[None]):
         self.seat_count = DEFAULT_SEAT_COUNT
         self.saved_options: dict[str, dict[str, Any]] = {}
         self._option_generation = 0
-        self.filled = False  # seats and options are mounted just after the first frame
+        self.filled = False  # its seats are in (mounted just after the first frame)
         self.seat_names: list[str] = []  # set in the fill, with the controller's defaults
         self.seat_kinds: list[str] = []
         self._start_focus_pending = False
         self._fill_scheduled = False
-        self._complete = False  # the options too are in
+        self.complete = False  # the game's options too: the whole lobby is there
         self._covered = False  # a table opened over the lobby while it was filling in
         self._typed_ahead: list[events.Key] = []  # keys typed while it filled in
 
@@ -169,16 +172,17 @@ class LobbyScreen(Screen[None]):
     def holds(self, key: events.Key) -> bool:
         """Keep a key typed while the lobby fills in (typed ahead, or read with the first
         frame) until it has: it would do nothing yet, or act on half a lobby."""
-        if self._complete or key.key in KEPT_KEYS:
+        if self.complete or key.key in KEPT_KEYS:
             return False
-        self._typed_ahead.append(key)
+        if len(self._typed_ahead) < MAX_TYPED_AHEAD:  # a flood is not kept, nor replayed
+            self._typed_ahead.append(key)
         return True
 
     def covered(self) -> None:
         """A table opens over the lobby. What the lobby has not begun to fill in yet waits
         until it shows again: beneath the table it would be laid out and styled for
         nothing (its seats and options cost as much as the table's own opening)."""
-        if not self._complete:
+        if not self.complete:
             self._covered = True
             self._typed_ahead.clear()  # meant for the lobby, not for the table
 
@@ -187,7 +191,7 @@ class LobbyScreen(Screen[None]):
         while a table covers the lobby is taken once it shows again."""
         if not self.filled and not self._covered:
             await self._fill_seats()
-        if self.filled and not self._complete and not self._covered:
+        if self.filled and not self.complete and not self._covered:
             await self._fill_options()
         if self._covered:
             self._show_notices(in_lobby=False)  # they cannot wait for the lobby
@@ -220,7 +224,7 @@ class LobbyScreen(Screen[None]):
         if self.game_id in self.game_ids:
             games.highlighted = self.game_ids.index(self.game_id)
         await self._show_game()
-        self._complete = True
+        self.complete = True
         if self._start_focus_pending:
             self.query_one("#start", Button).focus()
         else:
@@ -271,7 +275,7 @@ class LobbyScreen(Screen[None]):
         if self._covered and self.app.screen is self:  # (not its resume at start-up)
             self._covered = False
             await self._fill()
-        if not self._complete:
+        if not self.complete:
             return  # its fill is on the way
         app: Any = self.app
         app.table_closed()

@@ -7,8 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from test_app_support import make_app, screen_text
+from textual import events
 
-from unotable.app.screens.lobby import LobbyScreen
+from unotable.app.screens.lobby import MAX_TYPED_AHEAD, LobbyScreen
 from unotable.app.screens.shared import SharedTablesScreen
 
 
@@ -39,3 +40,17 @@ async def test_keys_typed_ahead_act_in_the_order_they_were_typed() -> None:
         assert isinstance(lobby, LobbyScreen) and not lobby.filled
         await pilot.press("plus", "plus", "minus")  # 4 seats, 5, 6, then 5
         await until_shown(pilot, lambda: lobby.filled and lobby.seat_count == 5, "5 seats")
+
+
+async def test_a_flood_of_keys_while_the_lobby_fills_in_is_not_all_kept() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen) and not lobby.filled
+        for _ in range(5 * MAX_TYPED_AHEAD):  # as the app hands them on, before any await
+            assert lobby.holds(events.Key("down", None))
+        assert len(lobby._typed_ahead) == MAX_TYPED_AHEAD
+        await until_shown(pilot, lambda: lobby.complete, "the whole lobby")
+        assert lobby._typed_ahead == []  # replayed, then let go
+        await pilot.press("o")  # and the lobby still answers
+        await until_shown(pilot, lambda: app.screen is not lobby, "Settings")

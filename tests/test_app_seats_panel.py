@@ -34,3 +34,47 @@ def test_the_ascii_status_does_not_promise_number_keys() -> None:
     view = match.view(match.current)
     status = presentation_for("uno", ascii_only=True).status(view, "Ana", False)
     assert "arrows and Enter" in status and "1-9" not in status, status
+
+
+STATUS_WIDTH = 78  # the status line's text at 80 columns (a column of padding each side)
+
+
+def _two_card_turns(game_id: str, count: int) -> list[object]:
+    """Views of a player to act with two cards and a card to play, from seeded matches."""
+    views = []
+    for seed in range(200):
+        match = get_game(game_id).new_match(4, seed=seed)
+        for _ in range(400):
+            if not match.actors() or len(views) >= count:
+                break  # the hand is over: one hand a seed is enough
+            seat = match.actors()[0]
+            view = match.view(seat)
+            legal = match.legal_actions(seat)
+            plays = [a for a in legal if a.kind == "play"]
+            if len(view.hand) == 2 and plays and view.pending is None:
+                views.append(view)
+            match.apply(seat, (plays or legal)[0])
+        if len(views) >= count:
+            break
+    return views
+
+
+def test_the_two_card_reminder_keeps_the_status_to_two_rows() -> None:
+    """A turn with two cards left adds the UNO reminder: the turn's words then leave out
+    the keys (the keys bar shows them), so the status line keeps its two rows and the
+    table is not laid out anew, and moved under the eye, on each such turn."""
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(width=STATUS_WIDTH)
+    for game_id in ("uno", "uno-minecraft"):
+        game = presentation_for(game_id)
+        views = _two_card_turns(game_id, 30)
+        assert len(views) == 30
+        for view in views:
+            for name in ("You", "Florentina"):  # (a much longer name may take a third row)
+                for marked in (False, True):
+                    words = game.status(view, name, marked)
+                    rows = Text(words).wrap(console, STATUS_WIDTH)
+                    assert len(rows) <= 2, (name, marked, words)
+                    assert "UNO" in words.split("\n")[-1], words

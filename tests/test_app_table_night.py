@@ -122,6 +122,29 @@ async def test_cards_past_the_tenth_have_keys_shown_under_them() -> None:
         await until(pilot, lambda: last_actions(ctrl, 0) == ["B5"], "the key did not play it")
 
 
+async def test_a_hand_past_the_tenth_card_keeps_its_height_between_turns() -> None:
+    """The line on how to play cards past the tenth stays on the others' turns: a hand
+    that lost and regained a line each turn laid the whole table out twice a turn."""
+    hand = ["R1", "R2", "R3", "R4", "R6", "R7", "R8", "Y1", "Y2", "Y3", "Y4", "B5"]
+    ctrl = with_deal(
+        controller("uno", ["human", "first"], seed=1),
+        hands=[hand, ["G7", "G8", "G9"]],
+        first_discard="G5",
+        dealer=1,
+        draw_pile=UNO_PILE,
+    )
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await start(pilot, ctrl)
+        await settle(pilot)
+        shown = table.query_one(HandView)
+        assert shown.playable and len(shown.cards) == 12
+        on_turn = shown.line_count()
+        shown.show(list(shown.cards), set(), shown.card_style)  # as drawn on the others' turns
+        assert shown.line_count() == on_turn, shown.text_lines()
+        assert "Cards 11" in shown.text_lines()[-1]
+
+
 async def test_keys_that_do_nothing_now_say_why() -> None:
     # hot-seat: no undo; and U with no card that leaves one says so, rather than nothing
     ctrl = with_deal(

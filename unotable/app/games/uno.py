@@ -119,12 +119,16 @@ class UnoPresentation(GamePresentation):
         face = self.face_word(view.top)
         match = colour + (f" or {article(face)} {face}" if face else "")
         draw = "D to draw until a card matches" if to_match else "D to draw"
-        text = f"Your turn{you}: play a card matching {match} ({self.keys_hint()}), or {draw}."
+        reminder = ""
         if uno_marked:
-            text += "\nUNO! will be called with your play (U to undo)."
+            reminder = "UNO! will be called with your play (U to undo)."
         elif len(view.hand) == 2 and "play" in kinds:
-            text += "\nTwo cards left: press U to call UNO with your play."
-        return text
+            reminder = "Two cards left: press U to call UNO with your play."
+        # with a reminder the keys are left to the keys bar: the status keeps its two rows at
+        # 80 columns, where a third would lay the table out anew, and back, on such turns
+        keys = "" if reminder else f" ({self.keys_hint()})"
+        text = f"Your turn{you}: play a card matching {match}{keys}, or {draw}."
+        return f"{text}\n{reminder}" if reminder else text
 
     def stack_status(self, view: Any, you: str, can_stack: bool) -> str:
         """A draw aimed at the player (stacking, RULES §4.1): how many cards, and what to do."""

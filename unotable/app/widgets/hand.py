@@ -234,7 +234,9 @@ class HandView(Widget):
             out.append_text(a)
             out.append("\n")
             out.append_text(b)
-        if self.playable and len(self.cards) > len(NUMBER_KEYS):
+        # shown on the others' turns too: a line that came and went with each turn would
+        # move the table under the eye and lay the whole screen out twice a turn
+        if len(self.cards) > len(NUMBER_KEYS):
             hints = beyond_hints(len(self.cards), ascii_only, keys == list(PICK_KEYS))
             # the first wording that fits on one line; else the shortest, wrapped
             hint = next((h for h in hints if len(h) <= width), hints[-1])

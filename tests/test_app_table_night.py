@@ -145,6 +145,31 @@ async def test_a_hand_past_the_tenth_card_keeps_its_height_between_turns() -> No
         assert "Cards 11" in shown.text_lines()[-1]
 
 
+async def test_a_hidden_hand_keeps_its_rows() -> None:
+    """Between hot-seat players the hand is hidden: it keeps the rows the cards took, so
+    the table neither shrinks nor grows (nor is laid out anew) at each hand-over."""
+    ctrl = with_deal(
+        controller("uno", ["human", "first"], seed=1),
+        hands=[["R1", "R2", "R3", "R4", "R6", "R7", "R8", "Y1", "Y2", "Y3", "Y4"], ["G7"]],
+        first_discard="G5",
+        dealer=1,
+        draw_pile=UNO_PILE,
+    )
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await start(pilot, ctrl)
+        await settle(pilot)
+        shown = table.query_one(HandView)
+        rows, cards = shown.line_count(), list(shown.cards)
+        assert rows == 3 and shown.outer_size.height >= rows  # chips, keys, the hint
+        shown.hide("Cards are hidden until the next player takes the keyboard.")
+        await pilot.pause()
+        assert shown.line_count() == rows and not shown.cards
+        assert "hidden" in shown.text_lines()[0]
+        shown.show(cards, set(), shown.card_style)
+        assert shown.line_count() == rows
+
+
 async def test_keys_that_do_nothing_now_say_why() -> None:
     # hot-seat: no undo; and U with no card that leaves one says so, rather than nothing
     ctrl = with_deal(

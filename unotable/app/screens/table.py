@@ -374,9 +374,11 @@ class TableScreen(Screen[None]):
     def _write_log(self) -> None:
         """Write the lines kept for the log, once it is on screen."""
         log = self.query_one("#log", RichLog)
-        if log.display:
-            while self._unwritten:
-                log.write(self._unwritten.popleft())
+        if log.display and self._unwritten:
+            # in one write: Textual measures, lays out and scrolls the log once a write, and
+            # a hot-seat hand-over writes the whole log again for the next player
+            log.write("\n".join(self._unwritten))
+            self._unwritten.clear()
 
     def status_text(self) -> Text:
         snap = self.snap

@@ -78,6 +78,8 @@ class HandView(Widget):
         self.selected: set[int] = set()
         self._lines: tuple[tuple[Any, ...], Any] | None = None  # the last wrap, and its key
         self._text: tuple[tuple[Any, ...], Text] | None = None  # the last render, and its key
+        self._hidden_rows = 0  # while the cards are hidden: the rows they took
+        self._drawn_height = 0  # the height of the last drawing asked for
 
     def show(
         self,
@@ -101,6 +103,11 @@ class HandView(Widget):
         self._redraw()
 
     def hide(self, message: str) -> None:
+        # the hidden hand keeps its rows: at each hot-seat hand-over the table would shrink
+        # and grow again (two layouts of the whole screen, and a jump under the eye)
+        width = self.content_size.width
+        if self.cards and width:
+            self._hidden_rows = self._height(width)
         self.cards = []
         self.playable = set()
         self.message = message
@@ -117,8 +124,9 @@ class HandView(Widget):
         key = self._drawn_key(width)
         if before is not None and before[0] == key:
             return
-        height = len(self._wrapped(width))
-        if before is None or len(before[1]) != height:
+        height_before = self._drawn_height
+        self._drawn_height = self._height(width)
+        if before is None or height_before != self._drawn_height:
             refit_height(self)
         else:
             self.refresh()
@@ -148,11 +156,15 @@ class HandView(Widget):
         return [line.plain for line in self._wrapped(width)]
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
-        return max(1, len(self._wrapped(width)))
+        return self._height(width)
 
     def line_count(self) -> int:
         """How many lines the hand takes at its width now."""
-        return max(1, len(self._wrapped(self.content_size.width or 78)))
+        return self._height(self.content_size.width or 78)
+
+    def _height(self, width: int) -> int:
+        hidden = 0 if self.cards else self._hidden_rows
+        return max(1, len(self._wrapped(width)), hidden)
 
     def _wrapped(self, width: int) -> Any:
         """The lines as drawn in ``width`` columns: a notice too long for one line wraps,

@@ -224,9 +224,14 @@ class TableScreen(Screen[None]):
 
     @property
     def _showing(self) -> bool:
-        """Mounted and among the app's screens: not closing, its panels all there (a closing
-        screen's are removed one by one)."""
-        return self.is_mounted and self in self.app.screen_stack
+        """Mounted and among the app's screens, its panels all there: a closing screen's,
+        or a closing app's (while the table is still among its screens), are removed one
+        by one."""
+        return (
+            self.is_mounted
+            and self in self.app.screen_stack
+            and bool(self.query(SeatsPanel))  # the first of them drawn
+        )
 
     # -- what is on screen ----------------------------------------------------------------
 

@@ -46,6 +46,7 @@ from ..upstream import forget_gone_widgets_styles, refit_height
 from ..widgets.center import CenterPanel
 from ..widgets.hand import KEY_NAMES, HandView
 from ..widgets.keysbar import KeysBar
+from ..widgets.rows import rows
 from ..widgets.seats import SeatsPanel
 from ..widgets.tracker import TrackerPanel
 from ..words import plural
@@ -315,7 +316,7 @@ class TableScreen(Screen[None]):
         laid out twice a turn. A rare longer text takes its lines only while it is shown."""
         status = self.query_one("#status", Static)
         width = status.content_size.width or 78
-        needed = min(STATUS_MAX_ROWS, len(words.wrap(self.app.console, width)))
+        needed = min(STATUS_MAX_ROWS, rows(self.app.console, words, width))
         self._status_rows = max(min(needed, STATUS_KEPT_ROWS), self._status_rows)
         heights = (self.query_one(HandView).line_count(), max(needed, self._status_rows))
         if heights != self._heights:

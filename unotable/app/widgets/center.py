@@ -10,6 +10,7 @@ from textual.widgets import Static
 
 from ..games import GamePresentation
 from ..words import Seats
+from .rows import rows
 
 RECENT_STYLE = Style(italic=True)
 
@@ -41,13 +42,13 @@ class CenterPanel(Static):
         if not height or not recent:
             return recent  # not laid out yet: the next snapshot fits them
         console = self.app.console
-        room = height - len(body.wrap(console, width)) - 1  # (a blank row above them)
+        room = height - rows(console, body, width) - 1  # (a blank row above them)
         fitting: list[str] = []
         for line in reversed(recent):
-            rows = len(Text(line).wrap(console, width))
-            if rows > room:
+            taken = rows(console, line, width)
+            if taken > room:
                 break
             fitting.append(line)
-            room -= rows
+            room -= taken
         fitting.reverse()
         return fitting

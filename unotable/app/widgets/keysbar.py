@@ -33,7 +33,7 @@ class KeysBar(Widget):
         super().__init__(**kwargs)
         self.palette = palette
         self._shown = ""
-        self._drawn: tuple[str, str, list[tuple[str, bool]]] = ("", "", [])
+        self._drawn: tuple[Any, ...] = ()  # what the line was built from
         self._parts = (Text(), Text())  # the keys, and the palette's key
 
     def on_mount(self) -> None:
@@ -51,39 +51,46 @@ class KeysBar(Widget):
         """The screen's shown bindings, as remapped, in binding order."""
         app = self.app
         active = self.screen.active_bindings
-        key_style = Style(bold=True, color="default") if app.no_color else Style(bold=True)
-        off = Style(dim=True)
-        text = Text(no_wrap=True, overflow="ellipsis")
         # a screen may name a key's action better for the moment ("Take 4" rather than "Draw")
         word_for = getattr(self.screen, "key_word", None)
         seen: set[tuple[str, str]] = set()
-        drawn: list[tuple[str, bool]] = []  # what the line shows: each key, and whether it is on
+        keys: list[tuple[str, str, str, bool]] = []  # each key: pressed as, shown as, word, on
         for entry in active.values():
             binding = entry.binding
             what = (binding.action, binding.description)
             if not binding.show or what in seen:
                 continue  # one entry per action: "enter,space" shows its first key
             seen.add(what)
-            drawn.append((binding.action, entry.enabled))
-            # a click presses the key, so it reaches the binding wherever it lives
-            key = binding.key.split(",")[0].strip()
-            click = Style(meta={"@click": f"app.simulate_key({key!r})"}) if entry.enabled else off
-            text.append(" " if text else "")
-            text.append(app.get_key_display(binding), style=key_style + click)
             word = (word_for(binding.action) if word_for else None) or binding.description
-            text.append(f" {word}", style=click)
+            key = binding.key.split(",")[0].strip()
+            keys.append((key, app.get_key_display(binding), word, entry.enabled))
         palette = active.get(app.COMMAND_PALETTE_BINDING) if self.palette else None
+        if palette is None or not app.ENABLE_COMMAND_PALETTE:
+            palette_key = ""
+        else:
+            palette_key = app.get_key_display(palette.binding)
+        drawn = (tuple(keys), palette_key, app.no_color)
+        if drawn == self._drawn:
+            return  # most snapshots leave the keys as they were: nothing to build
+        self._drawn = drawn
+        key_style = Style(bold=True, color="default") if app.no_color else Style(bold=True)
+        off = Style(dim=True)
+        text = Text(no_wrap=True, overflow="ellipsis")
+        for key, shown, word, enabled in keys:
+            # a click presses the key, so it reaches the binding wherever it lives
+            click = Style(meta={"@click": f"app.simulate_key({key!r})"}) if enabled else off
+            text.append(" " if text else "")
+            text.append(shown, style=key_style + click)
+            text.append(f" {word}", style=click)
         right = Text(no_wrap=True)
-        if palette is not None and app.ENABLE_COMMAND_PALETTE:
+        if palette_key:
             click = Style(meta={"@click": "app.command_palette"})
-            right.append(app.get_key_display(palette.binding), style=key_style + click)
+            right.append(palette_key, style=key_style + click)
             right.append(" Commands ", style=click)
         text = Text(" ") + text if text else text
-        if (text.plain, right.plain, drawn) != self._drawn:
-            self._drawn = (text.plain, right.plain, drawn)
-            self._shown = f"{text.plain}  {right.plain}".strip()
-            self._parts = (text, right)
-            self.refresh()  # one line, always: no layout of the screen
+        self._shown = f"{text.plain}  {right.plain}".strip()
+        self._parts = (text, right)
+        self.refresh()  # one line, always: no layout of the screen
 
     def render(self) -> Text:
         """The keys, and the palette's key at the right edge where there is room for it."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.text import Text
 
-_KEPT = 2048  # texts remembered: a few hands' worth of recent lines at two widths
+_KEPT = 512  # texts remembered (some 80 KiB): the lines of the last hundred moves or so
 _rows: dict[tuple[str, int, bool | None, str | None], int] = {}
 
 

@@ -140,6 +140,7 @@ class TableScreen(Screen[None]):
         self._clock: Timer | None = None  # redraws a countdown each second (shared tables)
         self._hand_seen: int | None = None
         self._leaving = False
+        self._seats_panel: SeatsPanel | None = None  # once composed: gone, the panels are going
         self._snap_at = time.monotonic()
         self.snap_speed: str | None = None  # the speed last sent to the table
         self._was_wide = False
@@ -170,6 +171,7 @@ class TableScreen(Screen[None]):
     def on_mount(self) -> None:
         if not self.query("#log"):
             return  # the app closed while this screen was being built: nothing to draw
+        self._seats_panel = self.query_one(SeatsPanel)
         self.query_one("#log", RichLog).border_title = "Log"
         self.query_one("#seats").border_title = "Seats"
         if self.table.rejoin_code:  # what a player needs to sit down again from elsewhere
@@ -228,10 +230,12 @@ class TableScreen(Screen[None]):
         """Mounted and among the app's screens, its panels all there: a closing screen's,
         or a closing app's (while the table is still among its screens), are removed one
         by one."""
+        seats = self._seats_panel
         return (
             self.is_mounted
             and self in self.app.screen_stack
-            and bool(self.query(SeatsPanel))  # the first of them drawn
+            and seats is not None
+            and seats.is_attached  # the first of them drawn
         )
 
     # -- what is on screen ----------------------------------------------------------------

@@ -17,11 +17,13 @@ _rows: dict[tuple[str, int, bool | None, str | None], int] = {}
 def rows(console: Console, text: Text | str, width: int) -> int:
     """The rows ``text`` takes wrapped to ``width`` columns, as ``Text.wrap`` wraps it."""
     if isinstance(text, str):
-        text = Text(text)
-    key = (text.plain, width, text.no_wrap, text.overflow)
+        key = (text, width, None, None)
+    else:
+        key = (text.plain, width, text.no_wrap, text.overflow)
     count = _rows.get(key)
     if count is None:
         if len(_rows) >= _KEPT:
             _rows.clear()  # cheaper than keeping an order; refilled within a move or two
-        count = _rows[key] = len(text.wrap(console, width))
+        wrapped = (Text(text) if isinstance(text, str) else text).wrap(console, width)
+        count = _rows[key] = len(wrapped)
     return count

@@ -99,16 +99,21 @@ async def test_a_continued_match_shows_its_log_at_once() -> None:
         assert last in screen_text(app), "no recent moves after Continue"
 
 
-async def test_cards_past_the_tenth_have_keys_shown_under_them() -> None:
-    # Twelve cards; the only one that plays sorts last: Shift and a number plays it.
+def twelve_cards() -> Any:
+    """A human with twelve cards, to play first; the only one that plays (B5) sorts last."""
     hand = ["R1", "R2", "R3", "R4", "R6", "R7", "R8", "Y1", "Y2", "Y3", "Y4", "B5"]
-    ctrl = with_deal(
+    return with_deal(
         controller("uno", ["human", "first"], seed=1),
         hands=[hand, ["G7", "G8", "G9"]],
         first_discard="G5",
         dealer=1,
         draw_pile=UNO_PILE,
     )
+
+
+async def test_cards_past_the_tenth_have_keys_shown_under_them() -> None:
+    # Shift and a number plays the twelfth card.
+    ctrl = twelve_cards()
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         table = await start(pilot, ctrl)
@@ -125,17 +130,9 @@ async def test_cards_past_the_tenth_have_keys_shown_under_them() -> None:
 async def test_a_hand_past_the_tenth_card_keeps_its_height_between_turns() -> None:
     """The line on how to play cards past the tenth stays on the others' turns: a hand
     that lost and regained a line each turn laid the whole table out twice a turn."""
-    hand = ["R1", "R2", "R3", "R4", "R6", "R7", "R8", "Y1", "Y2", "Y3", "Y4", "B5"]
-    ctrl = with_deal(
-        controller("uno", ["human", "first"], seed=1),
-        hands=[hand, ["G7", "G8", "G9"]],
-        first_discard="G5",
-        dealer=1,
-        draw_pile=UNO_PILE,
-    )
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        table = await start(pilot, ctrl)
+        table = await start(pilot, twelve_cards())
         await settle(pilot)
         shown = table.query_one(HandView)
         assert shown.playable and len(shown.cards) == 12
@@ -148,16 +145,9 @@ async def test_a_hand_past_the_tenth_card_keeps_its_height_between_turns() -> No
 async def test_a_hidden_hand_keeps_its_rows() -> None:
     """Between hot-seat players the hand is hidden: it keeps the rows the cards took, so
     the table neither shrinks nor grows (nor is laid out anew) at each hand-over."""
-    ctrl = with_deal(
-        controller("uno", ["human", "first"], seed=1),
-        hands=[["R1", "R2", "R3", "R4", "R6", "R7", "R8", "Y1", "Y2", "Y3", "Y4"], ["G7"]],
-        first_discard="G5",
-        dealer=1,
-        draw_pile=UNO_PILE,
-    )
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        table = await start(pilot, ctrl)
+        table = await start(pilot, twelve_cards())
         await settle(pilot)
         shown = table.query_one(HandView)
         rows, cards = shown.line_count(), list(shown.cards)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_app_support import controller, make_app, screen_text, settle, start
+from test_app_support import controller, make_app, screen_text, settle, start, until
 
 from unotable.app.screens.common import ChoiceScreen
 from unotable.app.screens.passing import PassCardsScreen
@@ -316,3 +316,42 @@ async def test_an_unplayable_drawn_card_is_kept_and_the_status_says_why() -> Non
         assert last_actions(ctrl, 0) == ["draw", "keep"]
         status = str(table.status_text())
         assert "You drew G9: it does not match, so you keep it." in status
+
+
+async def test_the_table_shows_the_drawn_card_before_the_dialog_asks_about_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """D draws a card that plays: the next frame is the table with the card in the hand;
+    the dialog comes over it in the frame after. Opened at once, the dialog was the first
+    thing the key showed, some 50 ms later (a dialog's frame is drawn whole), over a hand
+    and a status line still as they were before the key."""
+    from textual.screen import Screen
+
+    ctrl = with_deal(
+        controller("uno", ["human", "first"], seed=1),
+        hands=[["B5", "B3"], ["G1", "G2"]],
+        first_discard="R1",
+        dealer=1,
+        draw_pile=["R3", *UNO_PILE],
+    )
+    app = make_app()
+    frames: list[tuple[str, int]] = []  # (the screen drawn, the cards in the hand shown)
+    drawn = Screen._compositor_refresh
+
+    def watched(screen: Screen[Any]) -> None:
+        drawn(screen)
+        if screen is not app.screen:
+            return  # a screen under another one: nothing of it reaches the terminal
+        hands = [s.query_one(HandView) for s in app.screen_stack if isinstance(s, TableScreen)]
+        frames.append((type(screen).__name__, len(hands[0].cards) if hands else -1))
+
+    monkeypatch.setattr(Screen, "_compositor_refresh", watched)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start(pilot, ctrl)
+        await settle(pilot)
+        frames.clear()
+        await pilot.press("d")
+        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "no dialog")
+        await settle(pilot)
+    first_dialog = next(i for i, (name, _) in enumerate(frames) if name == "ChoiceScreen")
+    assert ("TableScreen", 3) in frames[:first_dialog], frames

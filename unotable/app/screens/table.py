@@ -141,6 +141,7 @@ class TableScreen(Screen[None]):
         self._hand_seen: int | None = None
         self._leaving = False
         self._seats_panel: SeatsPanel | None = None  # once composed: gone, the panels are going
+        self._open_after_frame = False  # a dialog is to open once the table has drawn
         self._snap_at = time.monotonic()
         self.snap_speed: str | None = None  # the speed last sent to the table
         self._was_wide = False
@@ -492,7 +493,23 @@ class TableScreen(Screen[None]):
             self._replaced = None
         if wanted is None or self.app.screen is not self:
             return
-        self._open(wanted)
+        if not self._open_after_frame:
+            # the table's own frame first (the card just drawn in the hand, the pile just
+            # played on), the dialog over it in the next: what a key changed shows at once,
+            # not once the dialog is built, and the table under the dialog is up to date
+            self._open_after_frame = True
+            self.call_after_refresh(self._open_wanted)
+
+    def _open_wanted(self) -> None:
+        """Open the dialog the newest snapshot asks for, if it still asks for one."""
+        self._open_after_frame = False
+        if self._opened is not None or not self._showing or self._leaving:
+            return
+        if screen_too_small(*self.app.size) or self.app.screen is not self:
+            return
+        wanted = self._wanted(self.snap)
+        if wanted is not None:
+            self._open(wanted)
 
     def _declaring(self) -> bool:
         opened = self._opened

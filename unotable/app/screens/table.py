@@ -466,8 +466,9 @@ class TableScreen(Screen[None]):
                 return ("ask", snap.viewer, snap.version)
         return None
 
-    def reconcile(self) -> None:
-        """Close a dialog that outlived its reason, and open the one the snapshot asks for.
+    def reconcile(self, *, table_drawn: bool = False) -> None:
+        """Close a dialog that outlived its reason, and open the one the snapshot asks for
+        (once the table has drawn the snapshot: ``table_drawn``).
 
         Waits while another screen (help, settings, leaving) is on top: it comes back
         here when that closes."""
@@ -493,23 +494,20 @@ class TableScreen(Screen[None]):
             self._replaced = None
         if wanted is None or self.app.screen is not self:
             return
-        if not self._open_after_frame:
+        if table_drawn:
+            self._open(wanted)
+        elif not self._open_after_frame:
             # the table's own frame first (the card just drawn in the hand, the pile just
             # played on), the dialog over it in the next: what a key changed shows at once,
             # not once the dialog is built, and the table under the dialog is up to date
             self._open_after_frame = True
-            self.call_after_refresh(self._open_wanted)
+            self.call_after_refresh(self._after_table_frame)
 
-    def _open_wanted(self) -> None:
-        """Open the dialog the newest snapshot asks for, if it still asks for one."""
+    def _after_table_frame(self) -> None:
+        """Settle again with the newest snapshot, now that the table has drawn it."""
         self._open_after_frame = False
-        if self._opened is not None or not self._showing or self._leaving:
-            return
-        if screen_too_small(*self.app.size) or self.app.screen is not self:
-            return
-        wanted = self._wanted(self.snap)
-        if wanted is not None:
-            self._open(wanted)
+        if self._showing:
+            self.reconcile(table_drawn=True)
 
     def _declaring(self) -> bool:
         opened = self._opened

@@ -266,3 +266,16 @@ async def test_news_for_a_table_whose_panels_are_being_removed_draws_nothing() -
         table._news(News("snapshot", snapshot=newer))
         await pilot.pause()
         assert table.snapshot is newer and app.is_running and app._exception is None
+
+
+async def test_quitting_as_a_table_opens_ends_the_app_cleanly() -> None:
+    """Quitting (Ctrl+Q, a served player hanging up) in the moment after Start, before the
+    table had drawn: the closing app resized the half-built table, whose ``on_resize``
+    looked up its log, not mounted yet, and the app ended with NoMatches instead of
+    quietly."""
+    ctrl = controller("uno", ["human", "random", "random"], seed=3)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.start_match(ctrl)  # and the app closes at once, as run_test's end does
+    assert app._exception is None

@@ -932,7 +932,10 @@ class TableScreen(Screen[None]):
     # -- terminal size --------------------------------------------------------------------
 
     def on_resize(self, event: events.Resize) -> None:
-        log = self.query_one("#log", RichLog)
+        logs = self.query("#log").results(RichLog)
+        log = next(logs, None)
+        if log is None:
+            return  # its panels not composed yet (an app quitting as it opened): nothing to fit
         wide = event.size.width >= 120
         if wide and not log.display:
             log.display = True

@@ -83,3 +83,34 @@ async def test_a_theme_chosen_while_playing_reparses_with_its_colours() -> None:
         after = described(app.stylesheet.rules)
         assert after == own_parse(app.stylesheet)
         assert after != before
+
+
+async def test_a_widget_is_styled_when_mounted_not_before() -> None:
+    """Textual styles a widget whose classes change before it is mounted (``compact=True``,
+    a class added as it is built) at once, and then again when it is mounted: the lobby
+    took about one styling in four for nothing. The app styles it once, when mounted,
+    with the classes it has by then."""
+    from textual.widgets import Button, Input
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        styled: list[Any] = []
+        apply = app.stylesheet.apply
+
+        def counted(node: Any, **kwargs: Any) -> None:
+            styled.append(node)
+            apply(node, **kwargs)
+
+        app.stylesheet.apply = counted  # type: ignore[method-assign]
+        name = Input("Ana", compact=True)
+        name.add_class("seat-name")
+        button = Button("Start", compact=True, variant="primary")
+        assert styled == []  # built, not mounted: nothing styled yet
+        await app.screen.mount(name, button)
+        assert styled.count(name) == 1 and styled.count(button) == 1
+        # the classes given before mounting are in its styles
+        assert name.has_class("seat-name", "-textual-compact")
+        assert name.styles.border.top[0] in ("", "none")  # compact: no border
+        name.add_class("taken")  # mounted: styled again at once, as Textual does
+        assert styled.count(name) == 2

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
 from textual.filter import Monochrome, NoColor
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -371,6 +372,14 @@ class UnoTableApp(App[None]):
             return True
         self.release_match()
         return bool(self._writer.flush(timeout))
+
+    def update_styles(self, node: DOMNode, animate: bool = True) -> None:
+        """As Textual's, but not for a widget not mounted yet: Textual styles it anyway
+        when a class of it changes before it is mounted (``compact=True``, a class added
+        as it is built), and then again when it is mounted; the lobby's first styling took
+        about twice as long for that."""
+        if node is self or node.is_attached:
+            super().update_styles(node, animate)
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key):

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import textual.css.stylesheet as textual_stylesheet
-from test_app_support import make_app
+from test_app_support import controller, make_app, settle, start
 from textual.css.stylesheet import Stylesheet
 
 from unotable.app.stylesheet import SharedStylesheet
@@ -114,3 +114,32 @@ async def test_a_widget_is_styled_when_mounted_not_before() -> None:
         assert name.styles.border.top[0] in ("", "none")  # compact: no border
         name.add_class("taken")  # mounted: styled again at once, as Textual does
         assert styled.count(name) == 2
+
+
+async def test_a_new_screen_comes_with_its_size_classes() -> None:
+    """Textual gives a screen its size classes (``-wide``, ``-tall``, …) at its first
+    resize, after its widgets are mounted and styled, and then styles them all again.
+    The app gives them to the screen before it is mounted: the table's widgets are
+    styled once as it opens, not twice (the second time was a sixth of opening it)."""
+    from unotable.app.widgets.hand import HandView
+
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert app.screen.has_class("-wide", "-tall")  # the lobby, from the start
+        restyled: list[str] = []
+        update = app.stylesheet.update_nodes
+
+        def counted(nodes: Any, animate: bool = False) -> None:
+            nodes = list(nodes)
+            restyled.extend(type(n).__name__ for n in nodes if isinstance(n, HandView))
+            update(nodes, animate=animate)
+
+        app.stylesheet.update_nodes = counted  # type: ignore[method-assign]
+        ctrl = controller("uno", ["human", "random", "random"], seed=3)
+        table = await start(pilot, ctrl)
+        await settle(pilot)
+        assert table.has_class("-wide", "-tall") and not table.has_class("-very-wide")
+        # the hand: styled when mounted, and again once as the table comes to the top
+        # (Textual's ScreenResume); not a third time for the table's size classes
+        assert restyled == ["HandView"]

@@ -176,7 +176,9 @@ class UnoTableApp(App[None]):
         # The lobby is the bottom screen: no empty screen beneath it to lay out as well.
         from .screens.lobby import LobbyScreen
 
-        return LobbyScreen()
+        lobby = LobbyScreen()
+        self._size_classes(lobby)
+        return lobby
 
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self._theme_changed)
@@ -380,6 +382,27 @@ class UnoTableApp(App[None]):
         about twice as long for that."""
         if node is self or node.is_attached:
             super().update_styles(node, animate)
+
+    def _load_screen_css(self, screen: Screen[Any]) -> None:
+        """A screen pushed or switched to passes here before it is mounted."""
+        self._size_classes(screen)
+        super()._load_screen_css(screen)
+
+    def _size_classes(self, screen: Screen[Any]) -> None:
+        """Give a screen not mounted yet the size classes (``-wide``, ``-tall``, …) of the
+        terminal now. Textual adds them at the screen's first resize, just after it is
+        mounted, and then styles the whole screen anew (a sixth of opening a table);
+        added before, they style the screen alone, before its widgets are there."""
+        if screen.is_mounted:
+            return
+        width, height = self.size
+        for size, breakpoints in (
+            (width, screen.HORIZONTAL_BREAKPOINTS or self.HORIZONTAL_BREAKPOINTS),
+            (height, screen.VERTICAL_BREAKPOINTS or self.VERTICAL_BREAKPOINTS),
+        ):
+            reached = [name for least, name in sorted(breakpoints or ()) if size >= least]
+            if reached:
+                screen.add_class(reached[-1])
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key):

@@ -23,6 +23,17 @@ def with_deal(ctrl: Controller, **deal: Any) -> Controller:
     return ctrl
 
 
+def one_draw(first_drawn: str) -> Controller:
+    """You (B5 B3) against a computer (G1 G2) on R1, nothing playable: D draws ``first_drawn``."""
+    return with_deal(
+        controller("uno", ["human", "first"], seed=1),
+        hands=[["B5", "B3"], ["G1", "G2"]],
+        first_discard="R1",
+        dealer=1,
+        draw_pile=[first_drawn, *UNO_PILE],
+    )
+
+
 def key_for(table: TableScreen, card: str) -> str:
     hand = table.query_one(HandView)
     index = [str(c) for c in hand.cards].index(card)
@@ -299,13 +310,7 @@ async def test_a_mouse_click_plays_the_card() -> None:
 
 
 async def test_an_unplayable_drawn_card_is_kept_and_the_status_says_why() -> None:
-    ctrl = with_deal(
-        controller("uno", ["human", "first"], seed=1),
-        hands=[["B5", "B3"], ["G1", "G2"]],
-        first_discard="R1",
-        dealer=1,
-        draw_pile=["G9", *UNO_PILE],
-    )
+    ctrl = one_draw("G9")
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         table = await start(pilot, ctrl)
@@ -327,13 +332,7 @@ async def test_the_table_shows_the_drawn_card_before_the_dialog_asks_about_it(
     and a status line still as they were before the key."""
     from textual.screen import Screen
 
-    ctrl = with_deal(
-        controller("uno", ["human", "first"], seed=1),
-        hands=[["B5", "B3"], ["G1", "G2"]],
-        first_discard="R1",
-        dealer=1,
-        draw_pile=["R3", *UNO_PILE],
-    )
+    ctrl = one_draw("R3")
     app = make_app()
     frames: list[tuple[str, int]] = []  # (the screen drawn, the cards in the hand shown)
     drawn = Screen._compositor_refresh

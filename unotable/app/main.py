@@ -396,13 +396,12 @@ class UnoTableApp(App[None]):
         if screen.is_mounted:
             return
         width, height = self.size
+        across, down = screen.HORIZONTAL_BREAKPOINTS, screen.VERTICAL_BREAKPOINTS
         for size, breakpoints in (
-            (width, screen.HORIZONTAL_BREAKPOINTS or self.HORIZONTAL_BREAKPOINTS),
-            (height, screen.VERTICAL_BREAKPOINTS or self.VERTICAL_BREAKPOINTS),
-        ):
-            reached = [name for least, name in sorted(breakpoints or ()) if size >= least]
-            if reached:
-                screen.add_class(reached[-1])
+            (width, self.HORIZONTAL_BREAKPOINTS if across is None else across),
+            (height, self.VERTICAL_BREAKPOINTS if down is None else down),
+        ):  # as the screen's resize picks them (Textual's own rule)
+            screen.add_class(*screen._get_breakpoint_classes(size, breakpoints or []))
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key):

@@ -932,10 +932,9 @@ class TableScreen(Screen[None]):
     # -- terminal size --------------------------------------------------------------------
 
     def on_resize(self, event: events.Resize) -> None:
-        logs = self.query("#log").results(RichLog)
-        log = next(logs, None)
-        if log is None:
+        if not self.query("#log"):
             return  # its panels not composed yet (an app quitting as it opened): nothing to fit
+        log = self.query_one("#log", RichLog)
         wide = event.size.width >= 120
         if wide and not log.display:
             log.display = True

@@ -14,7 +14,17 @@ import pytest
 # them again costs each xdist worker about 3 s of CPU at every run.
 sys.dont_write_bytecode = False
 
+import textual.screen  # noqa: E402
+
 from unotable.engine import get_game  # noqa: E402
+
+# A test looks at the screen when it pauses (a pause lays out and draws what changed); the
+# frames Textual would draw in between, 60 a second while computers play at instant speed,
+# are a fifth of the suite's CPU and no test sees them. TEXTUAL_FPS is read when Textual is
+# imported, before this file (pytest-textual-snapshot imports it), so the period is set here.
+# Served sessions run in their own processes at Textual's own rate.
+TEST_FRAMES_PER_SECOND = 10
+textual.screen.UPDATE_PERIOD = 1 / TEST_FRAMES_PER_SECOND  # type: ignore[misc]
 
 # Many app tests wait for the screen's next frame (Textual draws at most 60 a second), for a
 # subprocess or for a socket, and use no CPU meanwhile: with one worker per core, a core

@@ -5,7 +5,7 @@ max_lines: over an evening at 80 columns the hidden log only grew (issue #30's l
 from __future__ import annotations
 
 import pytest
-from test_app_support import controller, make_app, play_one, start
+from test_app_support import controller, drawn, make_app, play_one, start
 from textual.widgets import RichLog
 
 import unotable.app.screens.table as table_module
@@ -27,7 +27,7 @@ async def test_the_hidden_log_keeps_only_its_last_lines_and_shows_them_on_g(
         assert len(table._unwritten) == 5
         newest = list(table._unwritten)
         await pilot.press("g")
-        await pilot.pause()
+        await drawn(pilot)
         assert log.display
         shown = "\n".join(strip.text for strip in log.lines)
         assert newest[-1].split()[0] in shown and not table._unwritten

@@ -7,6 +7,7 @@ from typing import Any
 from test_app_support import (
     card_words,
     controller,
+    drawn,
     make_app,
     play_one,
     screen_text,
@@ -166,6 +167,7 @@ async def test_every_frame_between_humans_holds_no_private_card() -> None:
         table.append(await start(pilot, ctrl))
         for step in range(600):
             screen = await play_one(pilot)
+            await drawn(pilot)  # the screen the key led to, as the app has drawn it
             check_text()
             if isinstance(screen, ScoreboardScreen):
                 break

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from test_app_support import controller, make_app, screen_text, settle, start
+from test_app_support import controller, drawn, make_app, screen_text, settle, start
 from textual.containers import VerticalScroll
 
 from unotable.app.main import UnoTableApp
@@ -98,7 +98,7 @@ async def test_every_row_of_the_keys_overlay_is_reachable_at_80x24() -> None:
         for key in ["j"] * 3 + ["pagedown"] * 3 + ["end"]:
             before = box.scroll_y
             await pilot.press(key)
-            await pilot.pause()
+            await drawn(pilot)
             seen += screen_text(app)
             if before < box.max_scroll_y:
                 assert box.scroll_y > before, key
@@ -106,7 +106,7 @@ async def test_every_row_of_the_keys_overlay_is_reachable_at_80x24() -> None:
         for key in ["k", "up", "pageup", "home"]:
             before = box.scroll_y
             await pilot.press(key)
-            await pilot.pause()
+            await drawn(pilot)
             assert box.scroll_y < before or before == 0, key
         assert box.scroll_y == 0
         for key, does in rows:  # each row's key beside the start of what it does

@@ -14,6 +14,7 @@ from test_app_support import controller, make_app, play_one, screen_text, settle
 from test_tables import Bot, connect, deal_seed, seat_three
 
 from unotable.app.describe import describe
+from unotable.app.screens.lobby import LobbyScreen
 from unotable.app.screens.scoreboard import ScoreboardScreen
 from unotable.app.screens.shared import SeatPlanScreen
 from unotable.app.screens.table import TableScreen
@@ -278,4 +279,24 @@ async def test_quitting_as_a_table_opens_ends_the_app_cleanly() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         app.start_match(ctrl)  # and the app closes at once, as run_test's end does
+    assert app._exception is None
+
+
+async def test_quitting_as_the_lobby_fills_in_ends_the_app_cleanly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Quitting (a served player hanging up at login) while the lobby fills in its seats,
+    after the first frame: the app stopped before the seats' buttons were built, the fill
+    went on to look for them, and the app ended with NoMatches ('#continue') instead of
+    quietly."""
+    right_side = LobbyScreen._right_side
+
+    def quit_while_filling(lobby: LobbyScreen) -> Any:
+        lobby.app.call_later(lobby.app.exit)  # as the seats are being mounted
+        return right_side(lobby)
+
+    monkeypatch.setattr(LobbyScreen, "_right_side", quit_while_filling)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
     assert app._exception is None

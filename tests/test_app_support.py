@@ -76,6 +76,30 @@ def shows_any(text: str, labels: set[str]) -> set[str]:
     return found
 
 
+async def drawn(pilot: Any, limit: int = 200) -> None:
+    """Pause until the screen has drawn all the app has done: no message, layout, repaint
+    or after-refresh callback left. Textual draws on a timer (a pause draws at once); what
+    a test reads must not depend on whether the timer has run meanwhile."""
+    from textual._wait import wait_for_idle
+
+    for _ in range(limit):
+        await pilot._wait_for_screen()
+        await wait_for_idle(0)
+        screen = pilot.app.screen
+        pending = (
+            screen._layout_required
+            or screen._scroll_required
+            or screen._repaint_required
+            or screen._recompose_required
+            or screen._dirty_widgets
+            or screen._callbacks
+        )
+        if not pending:
+            return
+        screen._on_timer_update()
+    raise AssertionError("the screen never finished drawing")
+
+
 async def settle(pilot: Any, limit: int = 2000) -> Any:
     """Pause until the app waits for a human: a dialog, a hand-over or a human's turn.
 
@@ -84,13 +108,15 @@ async def settle(pilot: Any, limit: int = 2000) -> Any:
     """
     app = pilot.app
     for _ in range(limit):
-        await pilot.pause()
+        await drawn(pilot)
         screen = app.screen
         if not isinstance(screen, TableScreen):
             return screen
         if screen.snap.over:
             return screen
-        if screen.acting_human() is not None and screen._opened is None:
+        # a dialog the snapshot asks for opens once the table has drawn it: not settled yet
+        waiting = screen._opened is not None or screen._open_after_frame
+        if screen.acting_human() is not None and not waiting:
             return screen
     raise AssertionError("the app never came to a human decision")
 
@@ -104,7 +130,9 @@ async def until(pilot: Any, check: Any, what: str, limit: int = 2000) -> None:
     for turn in range(limit):
         if check():
             return
-        await pilot.pause() if turn < 200 else await pilot.pause(0.02)
+        if turn >= 200:
+            await pilot.pause(0.02)
+        await drawn(pilot)
     app = pilot.app
     shown = " ".join(screen_text(app).split())[-600:]
     raise AssertionError(f"never happened: {what} (on {type(app.screen).__name__}: {shown!r})")

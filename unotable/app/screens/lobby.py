@@ -208,6 +208,8 @@ class LobbyScreen(Screen[None]):
         footer = self.mount(KeysBar())
         await right_side
         await footer
+        if not app.is_running:
+            return  # the app closed as the seats were mounted: their buttons were never built
         self.filled = True
         self.refresh_bindings()
         if app.first_seed is not None:

@@ -4,6 +4,7 @@ screen's keys in order, the command palette's at the right, and a click presses 
 from __future__ import annotations
 
 import gc
+import weakref
 from typing import Any, ClassVar
 
 from test_app_support import controller, make_app, screen_text, settle, start, until
@@ -76,16 +77,19 @@ async def test_dialogs_opened_and_closed_leave_no_key_widgets_behind() -> None:
             gc.collect()
             return sum(1 for thing in gc.get_objects() if isinstance(thing, Widget))
 
-        await pilot.press("f1")
-        await until(pilot, lambda: isinstance(app.screen, RulesScreen), "the rules")
-        await pilot.press("escape")
-        await until(pilot, lambda: not isinstance(app.screen, RulesScreen), "the lobby")
-        first = live()
-        for _ in range(10):
+        async def open_and_close() -> None:
             await pilot.press("f1")
             await until(pilot, lambda: isinstance(app.screen, RulesScreen), "the rules")
+            closed = weakref.ref(app.screen)
             await pilot.press("escape")
             await until(pilot, lambda: not isinstance(app.screen, RulesScreen), "the lobby")
+            # its refresh timer holds it until its next tick, a frame away: gone after that
+            await until(pilot, lambda: gc.collect() >= 0 and closed() is None, "rules freed")
+
+        await open_and_close()
+        first = live()
+        for _ in range(10):
+            await open_and_close()
         assert live() - first < 20
 
 

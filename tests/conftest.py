@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -93,3 +94,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return LONG_FIRST.index(name) if name in LONG_FIRST else len(LONG_FIRST)
 
     items.sort(key=rank)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Once every test module is imported, leave what exists now out of garbage collection:
+    it lives to the end of the run, and each full collection walked all of it again."""
+    gc.freeze()

@@ -12,11 +12,13 @@ from test_app_dialogs import with_deal
 from test_app_shared import open_shared_tables, serve_tables, until
 from test_app_support import controller, make_app, play_one, screen_text, settle, start
 from test_tables import Bot, connect, deal_seed, seat_three
+from textual import events
 
 from unotable.app.describe import describe
 from unotable.app.screens.lobby import LobbyScreen
 from unotable.app.screens.scoreboard import ScoreboardScreen
 from unotable.app.screens.shared import SeatPlanScreen
+from unotable.app.screens.stats import StatsScreen
 from unotable.app.screens.table import TableScreen
 from unotable.controller import Intent
 from unotable.tables.client import TableClient
@@ -300,3 +302,18 @@ async def test_quitting_as_the_lobby_fills_in_ends_the_app_cleanly(
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
     assert app._exception is None
+
+
+async def test_a_key_queued_behind_quit_opens_nothing() -> None:
+    """Keys typed together, Q then T (or typed ahead while the lobby filled in, and read
+    again in order): T reached an app already closing, pushed the stats screen, whose
+    widgets were never built, and the app ended with NoMatches ('#players')."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: getattr(app.screen, "complete", False), "the lobby")
+        app.post_message(events.Key("q", "q"))
+        app.post_message(events.Key("t", "t"))
+        for _ in range(5):
+            await pilot.pause()
+    assert app._exception is None
+    assert not any(isinstance(s, StatsScreen) for s in app.screen_stack)

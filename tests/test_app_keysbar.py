@@ -83,8 +83,13 @@ async def test_dialogs_opened_and_closed_leave_no_key_widgets_behind() -> None:
             closed = weakref.ref(app.screen)
             await pilot.press("escape")
             await until(pilot, lambda: not isinstance(app.screen, RulesScreen), "the lobby")
+
+            def freed() -> bool:
+                gc.collect()
+                return closed() is None
+
             # its refresh timer holds it until its next tick, a frame away: gone after that
-            await until(pilot, lambda: gc.collect() >= 0 and closed() is None, "rules freed")
+            await until(pilot, freed, "the closed rules freed")
 
         await open_and_close()
         first = live()

@@ -404,11 +404,10 @@ class UnoTableApp(App[None]):
             screen.add_class(*screen._get_breakpoint_classes(size, breakpoints or []))
 
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.InputEvent) and self.return_code is not None:
-            return  # quitting: a key or click queued behind Q would open a screen never built
+        quitting = self.return_code is not None or not self.screen_stack
+        if isinstance(event, events.InputEvent) and quitting:
+            return  # a key or click queued behind Q would open a screen never built
         if isinstance(event, events.Key):
-            if not self.screen_stack:
-                return  # keys typed ahead of quitting reach an app with no screen left
             from .screens.common import typed_before
             from .screens.lobby import LobbyScreen
 

@@ -21,6 +21,7 @@ from textual.theme import Theme
 
 from unotable.tables import IDENTITY_ENV, PLAYER_ENV, TABLES_ENV
 
+from .memory import forget_hidden_drawing
 from .prefs import Prefs, load_prefs, own_themes, save_prefs
 from .stylesheet import SharedStylesheet
 
@@ -182,12 +183,16 @@ class UnoTableApp(App[None]):
 
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self._theme_changed)
+        self.screen_change_signal.subscribe(self, self._screen_changed)
         if self._prefs is not None:  # given, not read from the settings file
             self.notices.extend(self._use_keymap(self._prefs))
             if self._prefs.theme != self.theme:
                 self.apply_theme()
         if self.resume:
             self.continue_saved()  # the table first: the lobby beneath fills in later
+
+    def _screen_changed(self, _top: Screen[Any]) -> None:
+        forget_hidden_drawing(self.screen_stack)  # drawn whole again if it comes back
 
     def on_ready(self) -> None:
         # Textual's Ready: the first frame is drawn, so screens may now add what can wait.

@@ -42,6 +42,7 @@ from unotable.engine import OUT_OF_TURN_KINDS, Action
 
 from ..describe import describe
 from ..games import GamePresentation, presentation_for
+from ..memory import give_back_freed_memory
 from ..upstream import forget_gone_widgets_styles, refit_height
 from ..widgets.center import CenterPanel
 from ..widgets.hand import KEY_NAMES, HandView
@@ -273,6 +274,7 @@ class TableScreen(Screen[None]):
         if view.hand_number != self._hand_seen:  # a new hand: let go of what Textual kept
             self._hand_seen = view.hand_number
             forget_gone_widgets_styles()
+            give_back_freed_memory()
             self._status_rows = 1
         cards = self.card_style
         names = self.names()

@@ -22,6 +22,7 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import RichLog, Static
 
 from unotable.controller import (
@@ -141,7 +142,7 @@ class TableScreen(Screen[None]):
         self._clock: Timer | None = None  # redraws a countdown each second (shared tables)
         self._hand_seen: int | None = None
         self._leaving = False
-        self._seats_panel: SeatsPanel | None = None  # once composed: gone, the panels are going
+        self._panels: tuple[Widget, ...] = ()  # once composed: one gone, the table is closing
         self._open_after_frame = False  # a dialog is to open once the table has drawn
         self._snap_at = time.monotonic()
         self.snap_speed: str | None = None  # the speed last sent to the table
@@ -173,7 +174,8 @@ class TableScreen(Screen[None]):
     def on_mount(self) -> None:
         if not self.query("#log"):
             return  # the app closed while this screen was being built: nothing to draw
-        self._seats_panel = self.query_one(SeatsPanel)
+        drawn = "#seats, #center, #log, #tracker, #hand-box, #hand, #status, #keys"
+        self._panels = tuple(self.query(drawn))
         self.query_one("#log", RichLog).border_title = "Log"
         self.query_one("#seats").border_title = "Seats"
         if self.table.rejoin_code:  # what a player needs to sit down again from elsewhere
@@ -231,13 +233,12 @@ class TableScreen(Screen[None]):
     def _showing(self) -> bool:
         """Mounted and among the app's screens, its panels all there: a closing screen's,
         or a closing app's (while the table is still among its screens), are removed one
-        by one."""
-        seats = self._seats_panel
+        by one, in no order to rely on."""
         return (
             self.is_mounted
             and self in self.app.screen_stack
-            and seats is not None
-            and seats.is_attached  # the first of them drawn
+            and bool(self._panels)
+            and all(panel.is_attached for panel in self._panels)
         )
 
     # -- what is on screen ----------------------------------------------------------------
@@ -915,7 +916,7 @@ class TableScreen(Screen[None]):
     # -- shared tables --------------------------------------------------------------------
 
     def _tick_shared(self) -> None:
-        if not self._leaving and self.snapshot is not None:
+        if not self._leaving and self.snapshot is not None and self._showing:
             status = self.query_one("#status", Static)
             words = self.status_text()
             if words != status.content:  # a countdown moved; the same words draw nothing

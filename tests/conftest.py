@@ -77,6 +77,7 @@ def deal() -> Callable[..., Any]:
 # The longest tests start first, so the xdist workers end together instead of one of them
 # running a long test alone at the end.
 LONG_FIRST = (
+    "test_capacity_memory.py",
     "test_shared_ssh.py",
     "test_app_hotseat.py",
     "test_app_play.py",
@@ -85,6 +86,9 @@ LONG_FIRST = (
     "test_uno_properties.py",
     "test_app_snapshots.py",
     "test_app_dialogs.py",
+    "test_tables_fair_memory.py",
+    "test_app_upstream.py",
+    "test_app_keysbar.py",
 )
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from test_app_shared import open_shared_tables, serve_tables
-from test_app_support import controller, make_app, start, until
+from test_app_support import controller, make_app, own_turn, start, until
 from test_tables import Bot, connect
 from textual import events
 from textual.binding import Binding
@@ -98,27 +98,46 @@ async def storm(
     seed: int,
     keys: int = KEYS_PER_SCENARIO,
     visit: frozenset[str] = frozenset(),
+    steer: Callable[[Any], Awaitable[None]] | None = None,
 ) -> list[str]:
     """Send ``keys`` random keys in bursts; when a storm quits the app, a new one is
     prepared and the storm goes on. The names of the screens seen.
 
     Where the keys lead depends on how far the app got with the ones before (a burst is
-    queued before any is handled), so the path differs with the machine's speed. Until
-    every screen in ``visit`` was seen, the storm goes on, up to four times as long."""
+    queued before any is handled), so the path differs with the machine's speed, and may
+    never reach a screen (a lobby whose options the keys made invalid never starts). Until
+    every screen in ``visit`` was seen, the storm goes on, up to four times as long; with
+    ``steer``, in a new app that ``steer`` first takes where the keys did not go."""
     rng = random.Random(seed)
     sent = 0
     seen: list[str] = []
     recent: list[str] = []  # the last keys sent, for the failure's message
+    steering = False  # the next app is steered first
+    steered_at: int | None = None  # then the storm goes on there for half its keys
 
     def more() -> bool:
+        if steered_at is not None:
+            return sent < steered_at + keys // 2
         return sent < keys or (not visit <= set(seen) and sent < MAX_STRETCH * keys)
+
+    def look(app: Any) -> None:
+        name = type(app.screen).__name__
+        if not seen or seen[-1] != name:
+            seen.append(name)
 
     while more():
         app = new_app()
         try:
             async with app.run_test(size=(100, 30)) as pilot:  # re-raises the app's error
                 await prepare(pilot)
+                if steering and steer is not None and steered_at is None:
+                    await steer(pilot)
+                    steered_at = sent
+                    look(app)
                 while more() and app.is_running and app._exception is None:
+                    if sent >= keys and steer is not None and not steering:
+                        steering = True  # the keys alone did not visit: a new app, steered
+                        break
                     burst = [rng.choice(KEYS) for _ in range(rng.randint(1, 6))]
                     for key in burst:
                         event = key_event(key)
@@ -127,9 +146,7 @@ async def storm(
                     sent += len(burst)
                     recent = [*recent, *burst][-24:]
                     await caught_up(pilot, full=sent // 250 != (sent - len(burst)) // 250)
-                    name = type(app.screen).__name__
-                    if not seen or seen[-1] != name:
-                        seen.append(name)
+                    look(app)
         except Exception as error:
             where = "".join(traceback.format_exception(error))
             raise AssertionError(
@@ -143,8 +160,14 @@ async def test_a_key_storm_from_the_lobby() -> None:
     async def lobby_up(pilot: Any) -> None:
         await until(pilot, lambda: type(pilot.app.screen).__name__ == "LobbyScreen", "lobby")
 
+    async def start_from_the_lobby(pilot: Any) -> None:
+        await until(pilot, lambda: pilot.app.screen.filled, "the lobby filled in")
+        await pilot.press("s")
+        await until(pilot, lambda: TableScreen in map(type, pilot.app.screen_stack), "a table")
+        await own_turn(pilot)  # the deal's own questions answered (a challenge, a colour)
+
     visit = frozenset({"LobbyScreen", "TableScreen"})
-    seen = await storm(make_app, lobby_up, seed=26, visit=visit)
+    seen = await storm(make_app, lobby_up, seed=26, visit=visit, steer=start_from_the_lobby)
     assert visit <= set(seen)
 
 

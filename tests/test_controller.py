@@ -356,3 +356,23 @@ def test_the_centre_panel_does_not_say_whether_a_drawn_card_plays() -> None:
         assert uno.pending_line(match.view(0), names) == "Play the card you drew, or keep it."
         lines.append(uno.pending_line(match.view(1), names))
     assert lines == ["P0 drew a card.", "P0 drew a card."]
+
+
+def test_a_stand_in_dismissed_while_it_thinks_neither_fails_nor_plays() -> None:
+    """A shared table's stand-in for an away player is dismissed (the player is back, or
+    acts) while its turn is thought about in another thread: thinking, cancelling it (as a
+    closing table does) and delivering it raised KeyError for a seat with no computer
+    (seen closing a table in a test run under load), and must leave the turn to the human."""
+    from unotable.controller.steps import Ask
+
+    seats = [Seat("Ana", "human"), Seat("Bo", "human")]
+    c = Controller("uno", seats, None, 5, clock=VirtualClock(), speed="instant")
+    seat = c.turn().seat
+    c.set_present(seat, False)
+    c.stand_in(seat, RandomPlayer(seed=1))
+    request = c.request_for(Ask(seat, "turn", 0.0))
+    c.set_present(seat, True)  # back before the stand-in has thought
+    action = c.think(request)  # raised KeyError
+    c.cancel_thinking(request)  # raised KeyError
+    assert c.deliver(request, action) == []
+    assert c.turn().seat == seat and c.is_human(seat)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -65,6 +65,8 @@ class Request:
     view: View
     version: int
     epoch: int = 0  # changes with each deal and undo, which leave ``version`` ambiguous
+    # the computer asked: a stand-in may be dismissed (its player back) while it thinks
+    player: Any = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -503,16 +505,19 @@ class Controller:
 
     def request_for(self, ask: Ask) -> Request:
         """A computer's turn, to think about in any thread, then ``deliver``."""
-        return Request(ask.seat, self.match.view(ask.seat), self.version, self._epoch)
+        seat = ask.seat
+        return Request(seat, self.match.view(seat), self.version, self._epoch, self._player(seat))
 
     def think(self, request: Request) -> Action:
         """A computer's decision from its own view. Safe to call in a worker thread."""
-        action: Action = self._player(request.seat).choose(request.view)
+        player = request.player if request.player is not None else self._player(request.seat)
+        action: Action = player.choose(request.view)
         return action
 
     def cancel_thinking(self, request: Request) -> None:
         """Ask a computer that is thinking (in another thread) to finish early."""
-        cancel = getattr(self._player(request.seat), "cancel", None)
+        player = request.player if request.player is not None else self._player(request.seat)
+        cancel = getattr(player, "cancel", None)
         if cancel is not None:
             cancel()
 

@@ -130,7 +130,7 @@ async def storm(
         try:
             async with app.run_test(size=(100, 30)) as pilot:  # re-raises the app's error
                 await prepare(pilot)
-                if steering and steer is not None and steered_at is None:
+                if steering and steered_at is None:
                     await steer(pilot)
                     steered_at = sent
                     look(app)

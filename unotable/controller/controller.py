@@ -64,9 +64,9 @@ class Request:
     seat: int
     view: View
     version: int
-    epoch: int = 0  # changes with each deal and undo, which leave ``version`` ambiguous
     # the computer asked: a stand-in may be dismissed (its player back) while it thinks
-    player: Any = field(default=None, repr=False, compare=False)
+    player: Any = field(repr=False, compare=False)
+    epoch: int = 0  # changes with each deal and undo, which leave ``version`` ambiguous
 
 
 @dataclass(frozen=True)
@@ -506,18 +506,17 @@ class Controller:
     def request_for(self, ask: Ask) -> Request:
         """A computer's turn, to think about in any thread, then ``deliver``."""
         seat = ask.seat
-        return Request(seat, self.match.view(seat), self.version, self._epoch, self._player(seat))
+        view = self.match.view(seat)
+        return Request(seat, view, self.version, self._player(seat), self._epoch)
 
     def think(self, request: Request) -> Action:
         """A computer's decision from its own view. Safe to call in a worker thread."""
-        player = request.player if request.player is not None else self._player(request.seat)
-        action: Action = player.choose(request.view)
+        action: Action = request.player.choose(request.view)
         return action
 
     def cancel_thinking(self, request: Request) -> None:
         """Ask a computer that is thinking (in another thread) to finish early."""
-        player = request.player if request.player is not None else self._player(request.seat)
-        cancel = getattr(player, "cancel", None)
+        cancel = getattr(request.player, "cancel", None)
         if cancel is not None:
             cancel()
 

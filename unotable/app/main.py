@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import sys
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
@@ -14,6 +15,7 @@ from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
+from textual.driver import Driver
 from textual.filter import Monochrome, NoColor
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -172,6 +174,17 @@ class UnoTableApp(App[None]):
                 widget.refresh()
 
     # -- screens --------------------------------------------------------------------------
+
+    def get_driver_class(self) -> type[Driver]:
+        driver_class = super().get_driver_class()
+        if sys.platform != "win32":  # (its driver module imports termios)
+            from textual.drivers.linux_driver import LinuxDriver
+
+            from .driver import QuietLinuxDriver
+
+            if driver_class is LinuxDriver:  # (not the web server's driver)
+                return QuietLinuxDriver
+        return driver_class
 
     def get_default_screen(self) -> Screen[Any]:
         # The lobby is the bottom screen: no empty screen beneath it to lay out as well.

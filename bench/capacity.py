@@ -3,14 +3,16 @@
 Starts ``unotable serve ssh`` on 127.0.0.1 (a free port, a temporary data dir, open
 logins) and connects N real SSH clients (asyncssh) with ptys, each reading its screen with
 a terminal emulator (pyte). Players sit 4 to a shared table: the first of each table makes
-it from its lobby (J, N, Enter, as a player would), the others find it in the Shared tables
-list and sit down. Every player acts only on its own turn, after 1 to 2 s of thinking
-(seeded): the number under a playable card, D when none, the first choice of a dialog,
-U when the game asks for an UNO call, Enter on the scoreboard between hands.
+it from the Shared tables list a served player starts at (N, Enter, as a player would; on a
+server from before 2026-11-27, whose players started in the lobby, J first), the others
+find it in that list and sit down. Every player acts only on its own turn, after 1 to 2 s
+of thinking (seeded): the number under a playable card, D when none, the first choice of
+a dialog, U when the game asks for an UNO call, Enter on the scoreboard between hands.
 
 Measured, for the given number of seconds once everyone is seated:
 
-- login: connecting until the lobby is on the player's screen;
+- login: connecting until the player's first screen (the Shared tables list; the lobby on
+  servers from before 2026-11-27) is on it;
 - own key -> own screen: a key sent until the player's screen changes (its effect);
 - -> others' screens: the same key until each other player at that table sees a change;
 - memory per session: RSS and PSS (``/proc/<pid>/smaps_rollup``) of the whole server
@@ -100,7 +102,7 @@ IDLE_QUIET = 15.0
 
 # What the screens say (the app's own words; a change there shows up as errors, not hangs)
 LAUNCHER_WAIT = 30.0  # seconds: a session launcher's imports and warm-up on a busy machine
-LOBBY = "Shared tables"  # the lobby's key to the list
+FIRST_SCREEN = "Shared tables"  # the list's title (or, on older servers, the lobby's key to it)
 LIST_TITLE = "Shared tables on this server"
 SEAT_PLAN = "Who sits where?"
 WAITING = "Waiting for players to sit down"
@@ -692,10 +694,10 @@ class SshPlayer(Terminal):
         self.conn.data_received = counted
         self.write = self.process.stdin.write
         self.reader = asyncio.ensure_future(self._read())
-        if not await self.until(LOBBY):
-            self.stats.error(f"{self.name}: no lobby after {SETUP_TIMEOUT:g} s")
+        if not await self.until(FIRST_SCREEN):
+            self.stats.error(f"{self.name}: no first screen after {SETUP_TIMEOUT:g} s")
             return False
-        self.stats.login.append(self.last_output - start)  # when the lobby's bytes came
+        self.stats.login.append(self.last_output - start)  # when its bytes came
         return True
 
     async def _read(self) -> None:
@@ -739,9 +741,10 @@ async def seat_table(
     try:
         if after is not None:
             await after.wait()
-        if not await creator.until(LOBBY):
+        if not await creator.until(FIRST_SCREEN):
             return False
-        creator.write(b"j")
+        if LIST_TITLE not in creator.text:  # the lobby first (an older server)
+            creator.write(b"j")
         steps = ((LIST_TITLE, b"n"), (SEAT_PLAN, b"\r"), (WAITING, None))
         for words, key in steps:
             if not await creator.until(words):
@@ -759,8 +762,9 @@ async def seat_table(
 
 
 async def join(guest: SshPlayer, creator: str, attempts: int = 3) -> bool:
-    """From the lobby, sit down at ``creator``'s table: J, Down to it, Enter. A refusal
-    (another player was quicker, the list moved) is tried again from the lobby."""
+    """From the Shared tables list (J first from the lobby), sit down at ``creator``'s
+    table: Down to it, Enter. A refusal (another player was quicker, the list moved) is
+    tried again from the lobby."""
     mine = re.compile(rf"\[waiting.*\b{creator}\b")
     for attempt in range(attempts):
         if attempt:
@@ -769,7 +773,8 @@ async def join(guest: SshPlayer, creator: str, attempts: int = 3) -> bool:
                 if not await guest.changed_within(UPDATE_TIMEOUT):
                     break
             guest.quiet = False
-        guest.write(b"j")
+        if attempt or LIST_TITLE not in guest.text:  # from the lobby (or an older server's)
+            guest.write(b"j")
         deadline = time.perf_counter() + SETUP_TIMEOUT
         index = None
         while index is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from test_app_support import make_app, screen_text
 from textual import events
 
@@ -21,9 +22,14 @@ async def until_shown(pilot: object, done: object, what: str) -> None:
     raise AssertionError(f"{what} never came:\n{screen_text(pilot.app)}")  # type: ignore[attr-defined]
 
 
-async def test_a_key_typed_while_the_lobby_fills_in_acts_once_it_has(tmp_path: Path) -> None:
+async def test_a_key_typed_while_the_lobby_fills_in_acts_once_it_has(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = make_app()
     app.tables_socket = str(tmp_path / "tables.sock")  # served: J lists the shared tables
+    # (a served player starts at the list; here the lobby is the first screen, as for a
+    # player who went back to it)
+    monkeypatch.setattr(app, "_open_shared_tables_first", lambda: None)
     async with app.run_test(size=(80, 24)) as pilot:
         lobby = app.screen
         assert isinstance(lobby, LobbyScreen) and not lobby.filled  # still filling in

@@ -13,11 +13,19 @@ import pytest
 from test_app_support import make_app, play_one, screen_text
 from test_tables import Bot, connect
 
+from unotable.app.main import UnoTableApp
+from unotable.app.prefs import Prefs
 from unotable.app.screens.handover import HandOverScreen
 from unotable.app.screens.lobby import LobbyScreen
-from unotable.app.screens.shared import SeatPlanScreen, SharedTablesScreen, table_line
+from unotable.app.screens.shared import (
+    SeatPlanScreen,
+    SharedTablesScreen,
+    describe_setup,
+    table_line,
+)
 from unotable.app.screens.table import TableScreen
 from unotable.app.widgets.hand import HandView
+from unotable.store.matches import list_matches
 from unotable.tables.service import TableService
 
 WAIT = 60.0  # a hang detector only: each wait ends as soon as its state shows up
@@ -51,12 +59,19 @@ async def serve_tables(
 
 
 async def open_shared_tables(pilot: Any) -> None:
-    """From the lobby, J: the list of the server's shared tables."""
+    """The list of the server's shared tables: a served player's first screen (or, from
+    the lobby, J)."""
     app = pilot.app
     await until(
-        pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.filled, "no lobby"
+        pilot,
+        lambda: (
+            isinstance(app.screen, SharedTablesScreen)
+            or (isinstance(app.screen, LobbyScreen) and app.screen.filled)
+        ),
+        "neither the list nor the lobby",
     )
-    await pilot.press("j")
+    if isinstance(app.screen, LobbyScreen):
+        await pilot.press("j")
     await until(pilot, lambda: isinstance(app.screen, SharedTablesScreen), "no list")
 
 
@@ -153,7 +168,7 @@ async def test_a_table_with_no_seat_for_others_is_not_created(
         async with app.run_test(size=(100, 30)) as pilot:
             await open_shared_tables(pilot)
             await pilot.press("n")
-            await until(pilot, lambda: "nobody could join" in screen_text(app), "no reason")
+            await until(pilot, lambda: "no seat for a friend" in screen_text(app), "no reason")
             assert not service.tables
     finally:
         await service.stop()
@@ -245,4 +260,112 @@ async def test_hot_seat_players_share_one_terminal_at_a_shared_table(
     finally:
         if bo is not None:
             await bo.client.close()
+        await service.stop()
+
+
+async def test_a_served_player_starts_at_the_shared_tables_and_the_lobby_waits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A served player's first screen is the server's shared tables; the lobby beneath is
+    laid out only if they go to it (Esc), so a player who only joins never runs it."""
+    service = await serve_tables(tmp_path, monkeypatch)
+    app = make_app()
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: "No shared table yet" in screen_text(app), "no list")
+            assert isinstance(app.screen, SharedTablesScreen)
+            lobby = app.screen_stack[0]
+            assert isinstance(lobby, LobbyScreen)
+            assert not lobby.filled and not lobby.query(".seat-row")
+            assert "esc Lobby" in screen_text(app)  # the keys say where Esc goes
+            await pilot.press("escape")
+            await until(pilot, lambda: app.screen is lobby and lobby.complete, "no lobby")
+            assert len(lobby.query(".seat-row")) == 4
+            await pilot.press("j")  # and back to the list, as before
+            await until(pilot, lambda: isinstance(app.screen, SharedTablesScreen), "no list")
+    finally:
+        await service.stop()
+
+
+async def test_a_new_table_from_the_first_screen_takes_the_players_last_setup(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """N on the list a served player starts at: the game, options and seats they last
+    set in the lobby (remembered in their settings), with their own name in seat 1."""
+    service = await serve_tables(tmp_path, monkeypatch)
+    setup = {
+        "game": "uno-minecraft",
+        "seats": [["You", "human"], ["Bo", "human"], ["Cy", "easy"]],
+        "options": {"uno-minecraft": {"target": 200, "stack": "any"}, "uno": {"target": 50}},
+    }
+    app = make_app(last_setup=setup)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: "No shared table yet" in screen_text(app), "no list")
+            listing = app.screen
+            assert isinstance(listing, SharedTablesScreen)
+            assert describe_setup(listing.setup) == "UNO Minecraft, 3 seats, 1 for friends"
+            assert "UNO Minecraft" in screen_text(app)  # named in the empty list's hint
+            await pilot.press("n")
+            await until(pilot, lambda: isinstance(app.screen, SeatPlanScreen), "no seat plan")
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, TableScreen), "no table")
+            (table,) = service.tables.values()
+            info = table.info()
+            assert info["game"] == "uno-minecraft"
+            assert info["options"]["target"] == 200 and info["options"]["stack"] == "any"
+            assert [(s["name"], s["kind"], s["open"]) for s in info["seats"]] == [
+                ("Ann", "human", False),
+                ("Bo", "human", True),
+                ("Cy", "easy", False),
+            ]
+            assert not app.screen_stack[0].filled  # the lobby was never needed
+    finally:
+        await service.stop()
+
+
+async def test_settings_from_another_version_give_a_new_table_the_games_defaults(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = await serve_tables(tmp_path, monkeypatch)
+    setup = {
+        "game": "uno",
+        "seats": [["You", "human"], ["Bo", "human"]],
+        "options": {"uno": {"target": "a lot", "stack": "sometimes"}},
+    }
+    app = make_app(last_setup=setup)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: "No shared table yet" in screen_text(app), "no list")
+            listing = app.screen
+            assert isinstance(listing, SharedTablesScreen)
+            assert listing.setup["options"]["target"] == 500  # the rulebook's
+            assert listing.setup["options"]["stack"] == "off"
+    finally:
+        await service.stop()
+
+
+async def test_a_served_player_with_a_match_to_continue_arrives_at_the_lobby(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where they have something to do: their own unfinished match, Continue at hand."""
+    mine = tmp_path / "player"
+    first = UnoTableApp(data_dir=mine, prefs=Prefs(speed="instant"))
+    async with first.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: getattr(first.screen, "complete", False), "no lobby")
+        await pilot.press("s")  # one human against three computers
+        await until(pilot, lambda: isinstance(first.screen, TableScreen), "no table")
+        await until(pilot, lambda: first.screen.acting_human() is not None, "not asked")
+        await pilot.press("d")  # an action: the match is saved
+        await until(pilot, lambda: bool(list_matches(mine).matches), "never saved")
+        assert first.writer.flush(10)
+    (tmp_path / "service").mkdir()
+    service = await serve_tables(tmp_path / "service", monkeypatch)
+    app = UnoTableApp(data_dir=mine, prefs=Prefs(speed="instant"))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: getattr(app.screen, "complete", False), "no lobby")
+            assert isinstance(app.screen, LobbyScreen) and len(app.screen_stack) == 1
+            assert "Continue" in screen_text(app)
+    finally:
         await service.stop()

@@ -21,7 +21,15 @@ from typing import Any
 import aiohttp
 import asyncssh
 import pytest
-from test_serve_ssh import WAIT, connect, open_table, read_screen_until, running_table, settle
+from test_serve_ssh import (
+    FIRST_SCREEN,
+    WAIT,
+    connect,
+    go_to_lobby,
+    open_table,
+    read_screen_until,
+    running_table,
+)
 from test_serve_web import free_port, processes_mentioning, screen_text, wait_for_listener
 
 from unotable.serve.child import ERROR_LOG_ENV, PtyChild
@@ -329,7 +337,7 @@ async def test_ssh_tables_are_forked_and_outlive_a_launcher_death(
         conn = await connect(table, username="ann")
         process = await open_table(conn)
         seen = bytearray()
-        await read_screen_until(process, "Wild Twist Hearts", seen)  # the lobby's game list
+        await read_screen_until(process, FIRST_SCREEN, seen)
         [child] = table.children
         first = table.launcher.pid
         assert parent_of(child.pid) == first
@@ -341,13 +349,13 @@ async def test_ssh_tables_are_forked_and_outlive_a_launcher_death(
         assert sum("exited" in r.getMessage() for r in caplog.records) == 1
 
         # the open table still plays
-        await settle(process, seen)
+        await go_to_lobby(process, seen)
         process.stdin.write(b"s")  # Start
         await read_screen_until(process, "Your hand", seen)
         # a new player's table comes from the new launcher
         async with connect(table, username="bob") as conn_b:
             process_b = await open_table(conn_b)
-            await read_screen_until(process_b, "Wild Twist Hearts", bytearray())
+            await read_screen_until(process_b, FIRST_SCREEN, bytearray())
             [child_b] = [c for c in table.children if c is not child]
             assert parent_of(child_b.pid) == table.launcher.pid
         conn.close()
@@ -380,7 +388,7 @@ async def test_web_tables_are_forked_from_the_launcher(tmp_path: Path) -> None:
             http.ws_connect(f"ws://127.0.0.1:{port}/ws?width=100&height=30") as websocket,
         ):
             screen = b""
-            while "Wild Twist Hearts" not in screen_text(screen):
+            while FIRST_SCREEN not in screen_text(screen):
                 message = await websocket.receive(timeout=WAIT)
                 assert message.type == aiohttp.WSMsgType.BINARY, message
                 screen += message.data

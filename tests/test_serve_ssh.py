@@ -40,6 +40,7 @@ sys.exit(3)
 """
 
 WAIT = 60.0  # a hang detector only: each wait ends as soon as its state shows up
+FIRST_SCREEN = "Shared tables on this server"  # a served player's first screen
 ESCAPES = re.compile(rb"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])")
 
 
@@ -136,6 +137,15 @@ async def settle(process: Any, seen: bytearray, quiet: float = 0.5) -> None:
         seen += chunk
 
 
+async def go_to_lobby(process: Any, seen: bytearray) -> None:
+    """From the Shared tables list a served player starts at, Esc: the lobby, ready."""
+    await read_screen_until(process, FIRST_SCREEN, seen)
+    await settle(process, seen)
+    process.stdin.write(b"\x1b")
+    await read_screen_until(process, "Wild Twist Hearts", seen)  # the lobby's game list
+    await settle(process, seen)
+
+
 async def read_to_end(process: Any) -> bytes:
     seen = bytearray()
     while chunk := await asyncio.wait_for(process.stdout.read(65536), WAIT):
@@ -186,8 +196,7 @@ async def test_real_app_lobby_then_continue_after_a_drop(
         conn = await connect(table, username="bob")
         process = await open_table(conn)
         seen = bytearray()
-        await read_screen_until(process, "Wild Twist Hearts", seen)  # the lobby's game list
-        await settle(process, seen)
+        await go_to_lobby(process, seen)
         [child] = table.children
         process.stdin.write(b"s")  # Start
         await read_screen_until(process, "Your hand", seen)
@@ -199,6 +208,7 @@ async def test_real_app_lobby_then_continue_after_a_drop(
         async with connect(table, username="bob") as conn:
             process = await open_table(conn)
             seen = bytearray()
+            # with a match to continue, a served player arrives at the lobby
             await read_screen_until(process, "Wild Twist Hearts", seen)
             await settle(process, seen)
             process.stdin.write(b"c")  # Continue

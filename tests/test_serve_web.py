@@ -18,6 +18,7 @@ import aiohttp
 from unotable.serve.web import public_url
 
 WAIT = 60.0  # a hang detector only: each wait ends as soon as its state shows up
+FIRST_SCREEN = "Shared tables on this server"  # a served player's first screen
 
 
 ESCAPES = re.compile(rb"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])")
@@ -92,18 +93,18 @@ async def test_page_and_app_over_websocket(tmp_path: Path) -> None:
             url = f"ws://127.0.0.1:{port}/ws?width=100&height=30"
             async with http.ws_connect(url) as websocket:
                 deadline = time.monotonic() + WAIT
-                while "Wild Twist Hearts" not in screen_text(screen):  # the lobby's game list
+                while FIRST_SCREEN not in screen_text(screen):  # the Shared tables list
                     left = deadline - time.monotonic()
-                    assert left > 0, f"no lobby; got {screen_text(screen)[-300:]!r}"
+                    assert left > 0, f"no list; got {screen_text(screen)[-300:]!r}"
                     message = await websocket.receive(timeout=left)
                     assert message.type == aiohttp.WSMsgType.BINARY, message
                     screen += message.data
                 assert (tmp_path / "web").is_dir()
                 # the page's terminal takes the focus (the browser says so): the app, no
-                # longer blurred, draws the lobby's footer with the shared tables' key
+                # longer blurred, draws the list's footer with its keys
                 await websocket.send_json(["focus"])
                 more = bytearray()
-                await _read_until(websocket, more, "Shared tables")
+                await _read_until(websocket, more, "New shared table")
 
                 # Ctrl+C with the tab still open: the tab is closed and its app ends.
                 server.send_signal(signal.SIGINT)
@@ -218,7 +219,10 @@ async def test_two_tabs_each_continue_their_own_match(tmp_path: Path) -> None:
         for tab in ("A", "B"):
             screen = bytearray()
             async with http.ws_connect(url(tab)) as websocket:
-                await _read_until(websocket, screen, "Human")  # the seats are filled
+                await _read_until(websocket, screen, FIRST_SCREEN)  # the Shared tables list
+                await websocket.send_json(["stdin", "\x1b"])  # Esc: the lobby
+                screen = bytearray()  # (the list's own words are no sign of the lobby)
+                await _read_until(websocket, screen, "Seed")  # the seats are filled
                 await websocket.send_json(["stdin", "s"])  # Start
                 await _read_until(websocket, screen, "Your hand")
                 await websocket.send_json(["stdin", "d"])  # an action: the match is saved
@@ -242,7 +246,7 @@ async def test_two_tabs_each_continue_their_own_match(tmp_path: Path) -> None:
 
         # The old address without a tab's name still serves a table.
         async with http.ws_connect(f"ws://127.0.0.1:{port}/ws?width=80&height=24") as plain:
-            await _read_until(plain, bytearray(), "Wild Twist Hearts")
+            await _read_until(plain, bytearray(), FIRST_SCREEN)
         # A malformed name is not a route at all.
         async with http.get(f"http://127.0.0.1:{port}/ws/tab/..%2f..%2fetc") as response:
             assert response.status == 404

@@ -29,6 +29,7 @@ from unotable.tables.service import TableService
 
 WAIT = 60.0  # a hang detector only: each wait ends as soon as its state shows up
 COLS, ROWS = 80, 24
+FIRST_SCREEN = "Shared tables on this server"  # a served player's first screen
 
 
 # Colours (SGR: ESC [ ... m) set only a cell's attributes, never its text, and are most of
@@ -110,10 +111,8 @@ def remember_setup(player_dir: Path, setup: dict[str, Any]) -> None:
 
 
 async def create_table(creator: Terminal, service: TableService) -> Any:
-    """The creator opens Shared tables and creates one from their lobby's setup, every
-    other Human seat open for a friend; the table, waiting for them."""
-    await creator.until("Shared tables")
-    creator.press("j")
+    """From the list they start at, the creator creates a table from their lobby setup,
+    every other Human seat open for a friend; the table, waiting for them."""
     await creator.until("No shared table yet")
     creator.press("n")
     await creator.until("Who sits where?")
@@ -252,8 +251,7 @@ async def test_three_ssh_players_play_a_hand_at_one_table(
                     )
 
             for player in (bo, cy):
-                await player.until("Shared tables")
-                player.press("j")
+                await player.until(FIRST_SCREEN)  # a served player starts at the list
                 await player.until(f"{get_game(game).name}  [waiting")  # the table, in the list
                 player.press("\r")
                 await player.until("Your hand", check)
@@ -339,8 +337,7 @@ async def test_a_player_killed_mid_turn_gets_a_computer_then_their_seat_back(
             ann = Terminal("ann", await open_table(ann_conn, term_size=(COLS, ROWS)))
             bo = Terminal("bo", await open_table(bo_conn, term_size=(COLS, ROWS)))
             table = await create_table(ann, service)
-            await bo.until("Shared tables")
-            bo.press("j")
+            await bo.until(FIRST_SCREEN)  # a served player starts at the list
             await bo.until("UNO  [waiting")
             bo.press("\r")
             await bo.until("Your hand")
@@ -378,8 +375,7 @@ async def test_a_player_killed_mid_turn_gets_a_computer_then_their_seat_back(
             # bo logs in again with his key: Enter sits him down at his own seat
             bo_conn = await connect(server, username="bo", client_keys=[bo_key])
             bo = Terminal("bo", await open_table(bo_conn, term_size=(COLS, ROWS)))
-            await bo.until("Shared tables")
-            bo.press("j")
+            await bo.until(FIRST_SCREEN)  # a served player starts at the list
             await bo.until("UNO  [hand 1")
             bo.press("\r")
             await bo.until("Your hand")
@@ -423,8 +419,7 @@ async def test_a_browser_tab_sits_at_an_ssh_players_table(
                 http.ws_connect(url) as websocket,
             ):
                 browser = Browser(websocket)
-                await browser.until("Shared tables")  # the lobby, filled in: its keys work
-                await browser.press("j")
+                await browser.until(FIRST_SCREEN)  # a served player starts at the list
                 await browser.until("UNO  [waiting")  # the SSH player's table, listed
                 await browser.press("\r")
                 await browser.until("Your hand")

@@ -203,6 +203,32 @@ class UnoTableApp(App[None]):
                 self.apply_theme()
         if self.resume:
             self.continue_saved()  # the table first: the lobby beneath fills in later
+        elif self.tables_socket is not None:
+            self._open_shared_tables_first()
+
+    def _open_shared_tables_first(self) -> None:
+        """A served player with no match of their own to continue arrives at the server's
+        shared tables: the tables their friends sit at, and N for a new one from their
+        last setup. The lobby beneath (Esc: to play alone, or choose another game) fills
+        in only if they go to it, so a player who only joins tables never runs it (about
+        2 MiB less for each served player, and a quicker login; see docs/serve.md). A
+        player with a saved match arrives at the lobby, its Continue ready."""
+        from unotable.engine.errors import OptionError
+
+        from .screens.lobby import LobbyScreen
+        from .screens.shared import SharedTablesScreen
+
+        lobby = self.screen_stack[0] if self.screen_stack else None
+        if not isinstance(lobby, LobbyScreen) or self.tables_socket is None:
+            return
+        if self._own_match_to_continue():
+            return
+        try:
+            setup = lobby.shared_setup()
+        except OptionError:  # (the game's defaults are always valid: never expected)
+            return
+        lobby.covered()
+        self.push_screen(SharedTablesScreen(self.tables_socket, setup))
 
     def _screen_changed(self, _top: Screen[Any]) -> None:
         forget_hidden_drawing(self.screen_stack)  # drawn whole again if it comes back
@@ -248,6 +274,17 @@ class UnoTableApp(App[None]):
         assert self.data_dir is not None
         self.saved = list_matches(self.data_dir)
         return " ".join(self.saved.notices) or None
+
+    def _own_match_to_continue(self) -> bool:
+        """A saved match nobody has open that is this player's: any in their own data
+        dir, or, for a browser tab (its data dir shared with every tab), one it played."""
+        self.refresh_saved()  # (its notices, if any, come with the lobby's own listing)
+        if self.saved is None:
+            return False
+        free = [match for match in self.saved.matches if not match.in_use]
+        if self.session_tag is not None:
+            return any(match.session == self.session_tag for match in free)
+        return bool(free)
 
     def has_saved(self) -> bool:
         return self.saved is not None and bool(self.saved.matches)

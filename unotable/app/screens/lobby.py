@@ -179,9 +179,11 @@ class LobbyScreen(Screen[None]):
         return True
 
     def covered(self) -> None:
-        """A table opens over the lobby. What the lobby has not begun to fill in yet waits
-        until it shows again: beneath the table it would be laid out and styled for
-        nothing (its seats and options cost as much as the table's own opening)."""
+        """A table, or a served player's first screen (the Shared tables list), opens over
+        the lobby. What the lobby has not begun to fill in yet waits until it shows again:
+        beneath them it would be laid out and styled for nothing (its seats and options
+        cost as much as the table's own opening, and a served player's process the memory
+        of every widget it ran, see docs/serve.md)."""
         if not self.complete:
             self._covered = True
             self._typed_ahead.clear()  # meant for the lobby, not for the table
@@ -196,14 +198,19 @@ class LobbyScreen(Screen[None]):
         if self._covered:
             self._show_notices(in_lobby=False)  # they cannot wait for the lobby
 
-    async def _fill_seats(self) -> None:
+    def _load_setup(self) -> None:
+        """The setup this player last used (their settings), or the defaults."""
         from unotable.controller.seats import DEFAULT_NAMES, HUMAN
 
         app: Any = self.app
-        self._list_games()
         self.seat_names = list(DEFAULT_NAMES[:MAX_SEATS])
         self.seat_kinds = [HUMAN] + ["normal"] * (MAX_SEATS - 1)
         self._restore(app.prefs.last_setup)
+
+    async def _fill_seats(self) -> None:
+        app: Any = self.app
+        self._list_games()
+        self._load_setup()
         right_side = self.query_one("#lobby-right").mount_all(self._right_side())
         footer = self.mount(KeysBar())
         await right_side
@@ -601,17 +608,34 @@ class LobbyScreen(Screen[None]):
         if not self.filled or app.tables_socket is None:
             return
         try:
-            options = self.options()
+            setup = self.shared_setup()
         except OptionError as error:
             self._message(str(error), error=True)
             return
+        self.app.push_screen(SharedTablesScreen(app.tables_socket, setup))
+
+    def shared_setup(self) -> dict[str, Any]:
+        """What a new shared table takes: this lobby's game, options and seats (the first
+        seat is this player's, other human seats are open to anyone). A lobby not filled
+        in yet gives the setup the player last used. OptionError if an option is invalid."""
+        from unotable.engine.errors import OptionError
+
+        app: Any = self.app
+        if self.filled:
+            options = self.options()
+        else:
+            if not self.seat_names:
+                self._load_setup()
+            try:
+                options = self.spec.check_options(self.saved_options.get(self.game_id, {}))
+            except OptionError:  # (settings from another version): the game's defaults
+                options = self.spec.check_options({})
         seats = [
             {"name": s.name, "kind": s.kind, "open": i > 0 and s.is_human}
             for i, s in enumerate(self.seats())
         ]
         seats[0] = {"name": app.player_name or seats[0]["name"], "kind": "human"}
-        setup = {"game": self.game_id, "options": options, "seats": seats}
-        self.app.push_screen(SharedTablesScreen(app.tables_socket, setup))
+        return {"game": self.game_id, "options": options, "seats": seats}
 
     def action_quit_app(self) -> None:
         self.app.exit()

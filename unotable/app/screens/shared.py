@@ -54,6 +54,16 @@ def table_line(info: dict[str, Any], titles: dict[str, str]) -> str:
     return f"{titles.get(info['game'], info['game'])}  [{state}]  {who}{watching}"
 
 
+def describe_setup(setup: dict[str, Any]) -> str:
+    """A new table's setup in a few words: "UNO, 4 seats, 2 for friends"."""
+    from ..games import game_titles
+
+    title = game_titles().get(setup["game"], setup["game"])
+    seats = setup["seats"]
+    free = sum(1 for seat in seats if seat.get("open"))
+    return f"{title}, {len(seats)} seats, {free} for friends"
+
+
 class SharedTablesScreen(Screen[None]):
     """The server's shared tables."""
 
@@ -63,7 +73,7 @@ class SharedTablesScreen(Screen[None]):
         Binding("w", "watch", "Watch", id="shared.watch"),
         Binding("c", "code", "Rejoin with a code", id="shared.code"),
         Binding("n", "create", "New shared table", id="shared.new"),
-        Binding("escape", "back", "Back", id="shared.back"),
+        Binding("escape", "back", "Lobby", id="shared.back"),
     ]
 
     def __init__(self, socket_path: str, setup: dict[str, Any]) -> None:
@@ -142,11 +152,22 @@ class SharedTablesScreen(Screen[None]):
         highlighted = listing.highlighted
         listing.clear_options()
         if not self.tables:
-            empty = "No shared table yet: N creates one from your setup in the lobby."
+            empty = f"No shared table yet. {self._new_table_hint()}"
             listing.add_option(Option(Text(empty), disabled=True))
             return
         listing.add_options([Option(Text(line), id=table) for table, line in shown])
         listing.highlighted = min(highlighted or 0, len(self.tables) - 1)
+
+    def _new_table_hint(self) -> str:
+        if any(seat.get("open") for seat in self.setup["seats"]):
+            return (
+                f"N creates one from your lobby setup ({describe_setup(self.setup)}); Esc: "
+                "the lobby, to choose another game or play alone."
+            )
+        return (
+            f"Your lobby setup ({describe_setup(self.setup)}) has no seat for a friend: in "
+            "the lobby (Esc), make their seats Human, then J and N here."
+        )
 
     def _chosen(self) -> str | None:
         """The highlighted table (the first, while the list has no highlight yet)."""
@@ -208,10 +229,7 @@ class SharedTablesScreen(Screen[None]):
             (i, seat["name"]) for i, seat in enumerate(self.setup["seats"]) if seat.get("open")
         ]
         if not others:
-            self._say(
-                "Your lobby setup has no other Human seat, so nobody could join. Back in the "
-                "lobby (Esc), set the seats your friends take to Human, then N here."
-            )
+            self._say(self._new_table_hint())
             return
 
         def planned(here: list[int] | None) -> None:

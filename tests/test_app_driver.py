@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from test_app_pty_narrow import Terminal
+from test_app_pty_narrow import Terminal, own_env
 
 from unotable.app.driver import QuietLinuxDriver
 from unotable.app.main import UnoTableApp
@@ -66,16 +66,7 @@ class IdleTerminal(Terminal):
 
 @pytest.fixture
 def terminal(tmp_path: Path) -> Iterator[IdleTerminal]:
-    base = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "UNOTABLE_"))}
-    base = {k: v for k, v in base.items() if not k.startswith("TEXTUAL")}
-    env = {
-        **base,
-        "HOME": str(tmp_path / "home"),
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-        "XDG_DATA_HOME": str(tmp_path / "data"),
-        "TERM": "xterm-256color",
-    }
-    shown = IdleTerminal([sys.executable, "-m", "unotable"], env)
+    shown = IdleTerminal([sys.executable, "-m", "unotable"], own_env(tmp_path))
     yield shown
     shown.close()
 

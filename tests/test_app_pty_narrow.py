@@ -185,22 +185,27 @@ def decision(screen: str) -> str | None:
     return None
 
 
+def own_env(tmp_path: Path) -> dict[str, str]:
+    """A user whose home, config and data folders are in ``tmp_path``, with no unotable
+    or Textual settings from the environment the tests run in."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "UNOTABLE_"))}
+    base = {k: v for k, v in base.items() if not k.startswith("TEXTUAL")}
+    return {
+        **base,
+        "HOME": str(tmp_path / "home"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_DATA_HOME": str(tmp_path / "xdg-data"),
+        "TERM": "xterm-256color",
+    }
+
+
 def test_a_hand_at_80x24_ascii_no_color_8_seats_cuts_no_line(tmp_path: Path) -> None:
     data = tmp_path / "data"
     data.mkdir()
     seats = [["You", "human"]] + [[name, "normal"] for name in DEFAULT_NAMES[1:8]]
     setup = {"game": "uno", "seats": seats, "options": {}}
     (data / "settings.json").write_text(json.dumps({"speed": "instant", "last_setup": setup}))
-    base = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "UNOTABLE_"))}
-    base = {k: v for k, v in base.items() if not k.startswith("TEXTUAL")}
-    env = {
-        **base,
-        "HOME": str(tmp_path / "home"),
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-        "XDG_DATA_HOME": str(tmp_path / "xdg-data"),
-        "TERM": "xterm-256color",
-        "NO_COLOR": "1",
-    }
+    env = {**own_env(tmp_path), "NO_COLOR": "1"}
     # seed 7: always drawing, this player holds 31 cards before Ben goes out
     argv = [sys.executable, "-m", "unotable", "--ascii", "--seed", "7", "--data-dir", str(data)]
     terminal = Terminal(argv, env)

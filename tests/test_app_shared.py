@@ -350,12 +350,18 @@ async def test_a_served_player_with_a_match_to_continue_arrives_at_the_lobby(
 ) -> None:
     """Where they have something to do: their own unfinished match, Continue at hand."""
     mine = tmp_path / "player"
-    first = UnoTableApp(data_dir=mine, prefs=Prefs(speed="instant"))
+    # seed 3: the same deal every run, and no dialog before the human's first turn
+    first = UnoTableApp(data_dir=mine, prefs=Prefs(speed="instant"), seed=3)
     async with first.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: getattr(first.screen, "complete", False), "no lobby")
         await pilot.press("s")  # one human against three computers
-        await until(pilot, lambda: isinstance(first.screen, TableScreen), "no table")
-        await until(pilot, lambda: first.screen.acting_human() is not None, "not asked")
+        await until(
+            pilot,
+            lambda: (
+                isinstance(first.screen, TableScreen) and first.screen.acting_human() is not None
+            ),
+            "the human was never asked",
+        )
         await pilot.press("d")  # an action: the match is saved
         await until(pilot, lambda: bool(list_matches(mine).matches), "never saved")
         assert first.writer.flush(10)

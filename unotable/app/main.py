@@ -213,8 +213,6 @@ class UnoTableApp(App[None]):
         in only if they go to it, so a player who only joins tables never runs it (about
         2 MiB less for each served player, and a quicker login; see docs/serve.md). A
         player with a saved match arrives at the lobby, its Continue ready."""
-        from unotable.engine.errors import OptionError
-
         from .screens.lobby import LobbyScreen
         from .screens.shared import SharedTablesScreen
 
@@ -223,10 +221,7 @@ class UnoTableApp(App[None]):
             return
         if self._own_match_to_continue():
             return
-        try:
-            setup = lobby.shared_setup()
-        except OptionError:  # (the game's defaults are always valid: never expected)
-            return
+        setup = lobby.shared_setup()  # (not filled in: the remembered setup, checked)
         lobby.covered()
         self.push_screen(SharedTablesScreen(self.tables_socket, setup))
 

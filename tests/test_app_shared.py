@@ -287,6 +287,23 @@ async def test_a_served_player_starts_at_the_shared_tables_and_the_lobby_waits(
         await service.stop()
 
 
+async def test_a_too_small_terminal_is_told_so_on_the_first_screen_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The list is a served player's first screen: below 80x24 it says what the lobby
+    says (it showed nothing at all: every screen's content hides at that size)."""
+    service = await serve_tables(tmp_path, monkeypatch)
+    app = make_app()
+    try:
+        async with app.run_test(size=(60, 20)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SharedTablesScreen), "no list")
+            await until(pilot, lambda: "too small" in screen_text(app), "a blank screen")
+            await pilot.resize_terminal(80, 24)
+            await until(pilot, lambda: "No shared table yet" in screen_text(app), "no list")
+    finally:
+        await service.stop()
+
+
 async def test_a_new_table_from_the_first_screen_takes_the_players_last_setup(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -29,6 +29,7 @@ from unotable.tables.protocol import ProtocolError
 
 from ..widgets.choices import Choices
 from ..widgets.keysbar import KeysBar
+from .common import TooSmall
 
 REFRESH_SECONDS = 2.0
 ANSWER_SECONDS = 10.0
@@ -88,6 +89,7 @@ class SharedTablesScreen(Screen[None]):
         self._covered = False
 
     def compose(self) -> ComposeResult:
+        yield TooSmall()  # (a served player's first screen: it must say so itself)
         yield Static("Shared tables on this server", id="shared-title")
         yield Choices(id="shared-list")
         yield Static("", id="shared-message")
